@@ -1,0 +1,173 @@
+/* Scan kernels: one kernel per work-group algorithm, each scanning one tile
+ * per work-group and (optionally) writing the tile's total to `sums`, plus the
+ * uniform add that the hierarchical driver (src/scan.c) runs after the tile
+ * totals have been scanned. Tiles past n are padded with the identity.
+ *
+ * Tile sizes, which the host must match: kogge_stone and kogge_stone_db
+ * WG_SIZE; brent_kung and blelloch 2*WG_SIZE; coarsened WG_SIZE*COARSE_ITEMS;
+ * multilevel WG_SIZE*TILE_ITEMS. */
+#ifndef CLPRIM_ASSEMBLED
+#include "common/elem.clh"
+#include "common/simd.clh"
+#include "common/wg_scan.clh"
+#endif
+
+#ifndef COARSE_ITEMS
+#define COARSE_ITEMS 8
+#endif
+#ifndef TILE_ITEMS
+#define TILE_ITEMS 16
+#endif
+
+/* flags */
+#define SCAN_EXCLUSIVE 1u
+#define SCAN_WRITE_SUMS 2u
+
+#define SCAN_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+/* in and out may be the same buffer: every tile reads all its input before a
+ * barrier and writes after it, and tiles do not overlap. sums is NULL unless
+ * flags has SCAN_WRITE_SUMS. */
+#define SCAN_ARGS                                                              \
+    global const T *in, ulong in_off, global T *out, ulong out_off, ulong n,  \
+        global T *sums, ulong sums_off, uint flags
+
+/* Stores a tile whose inclusive scan is s[0 .. count) (unpadded). */
+inline void clprim_store_inclusive(global T *out, ulong base, ulong n,
+                                   local const T *s, uint count, uint flags,
+                                   global T *sums)
+{
+    const uint lid = get_local_id(0);
+    for (uint i = lid; i < count && base + i < n; i += WG_SIZE)
+        out[base + i] = !(flags & SCAN_EXCLUSIVE) ? s[i]
+                        : i > 0                   ? s[i - 1]
+                                                  : (T)(IDENTITY);
+    if ((flags & SCAN_WRITE_SUMS) && lid == 0)
+        sums[get_group_id(0)] = s[count - 1];
+}
+
+SCAN_KERNEL scan_kogge_stone(SCAN_ARGS)
+{
+    local T s[WG_SIZE];
+    const uint lid = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * WG_SIZE;
+    s[lid] = clprim_load(in + in_off, base + lid, n);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    clprim_ks_ladder(s);
+    clprim_store_inclusive(out + out_off, base, n, s, WG_SIZE, flags, sums + sums_off);
+}
+
+SCAN_KERNEL scan_kogge_stone_db(SCAN_ARGS)
+{
+    local T a[WG_SIZE], b[WG_SIZE];
+    const uint lid = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * WG_SIZE;
+    a[lid] = clprim_load(in + in_off, base + lid, n);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    local T *r = clprim_wg_scan_ks_db(a, b);
+    clprim_store_inclusive(out + out_off, base, n, r, WG_SIZE, flags, sums + sums_off);
+}
+
+SCAN_KERNEL scan_brent_kung(SCAN_ARGS)
+{
+    local T s[2 * WG_SIZE];
+    const uint lid = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * 2 * WG_SIZE;
+    s[lid] = clprim_load(in + in_off, base + lid, n);
+    s[lid + WG_SIZE] = clprim_load(in + in_off, base + lid + WG_SIZE, n);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    clprim_wg_scan_brent_kung(s);
+    clprim_store_inclusive(out + out_off, base, n, s, 2 * WG_SIZE, flags, sums + sums_off);
+}
+
+SCAN_KERNEL scan_blelloch(SCAN_ARGS)
+{
+    local T s[PADDED_SIZE(2 * WG_SIZE)];
+    const uint lid = get_local_id(0), ai = lid, bi = lid + WG_SIZE;
+    const ulong base = (ulong)get_group_id(0) * 2 * WG_SIZE;
+    in += in_off;
+    out += out_off;
+    const T x0 = clprim_load(in, base + ai, n), x1 = clprim_load(in, base + bi, n);
+    s[PAD(ai)] = x0;
+    s[PAD(bi)] = x1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const T total = clprim_wg_scan_blelloch(s);
+    const int exclusive = (flags & SCAN_EXCLUSIVE) != 0;
+    if (base + ai < n)
+        out[base + ai] = exclusive ? s[PAD(ai)] : OP(s[PAD(ai)], x0);
+    if (base + bi < n)
+        out[base + bi] = exclusive ? s[PAD(bi)] : OP(s[PAD(bi)], x1);
+    if ((flags & SCAN_WRITE_SUMS) && lid == 0)
+        sums[sums_off + get_group_id(0)] = total;
+}
+
+/* Coalesced transfers between global memory and a padded local tile of
+ * WG_SIZE*items elements: consecutive work-items touch consecutive elements. */
+inline void clprim_tile_load(local T *s, global const T *in, ulong base, ulong n, uint items)
+{
+    for (uint k = 0; k < items; ++k) {
+        const uint i = k * WG_SIZE + get_local_id(0);
+        s[PAD(i)] = clprim_load(in, base + i, n);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+inline void clprim_tile_store(global T *out, local const T *s, ulong base, ulong n, uint items)
+{
+    for (uint k = 0; k < items; ++k) {
+        const uint i = k * WG_SIZE + get_local_id(0);
+        if (base + i < n)
+            out[base + i] = s[PAD(i)];
+    }
+}
+
+SCAN_KERNEL scan_coarsened(SCAN_ARGS)
+{
+    local T s[PADDED_SIZE(WG_SIZE * COARSE_ITEMS)], totals[WG_SIZE];
+    const ulong base = (ulong)get_group_id(0) * (WG_SIZE * COARSE_ITEMS);
+    clprim_tile_load(s, in + in_off, base, n, COARSE_ITEMS);
+    clprim_wg_scan_coarsened(s, totals, COARSE_ITEMS, flags & SCAN_EXCLUSIVE);
+    clprim_tile_store(out + out_off, s, base, n, COARSE_ITEMS);
+    if ((flags & SCAN_WRITE_SUMS) && get_local_id(0) == 0)
+        sums[sums_off + get_group_id(0)] = totals[WG_SIZE - 1];
+}
+
+/* The tuned tile: TILE_ITEMS consecutive elements per work-item scanned in
+ * registers, the per-work-item totals scanned with SIMD-group shuffles where
+ * the device has them (simd.clh). Local memory only transposes the tile so
+ * that global loads and stores stay coalesced. */
+SCAN_KERNEL scan_multilevel(SCAN_ARGS)
+{
+    local T s[PADDED_SIZE(WG_SIZE * TILE_ITEMS)], scratch[CLPRIM_WG_SCAN_SCRATCH];
+    const uint first = get_local_id(0) * TILE_ITEMS;
+    const ulong base = (ulong)get_group_id(0) * (WG_SIZE * TILE_ITEMS);
+    clprim_tile_load(s, in + in_off, base, n, TILE_ITEMS);
+    T r[TILE_ITEMS];
+    T run = IDENTITY;
+    for (uint j = 0; j < TILE_ITEMS; ++j) {
+        run = OP(run, s[PAD(first + j)]);
+        r[j] = run;
+    }
+    T total;
+    const T prefix = clprim_wg_exscan_value(run, scratch, &total);
+    const int exclusive = (flags & SCAN_EXCLUSIVE) != 0;
+    for (uint j = 0; j < TILE_ITEMS; ++j)
+        s[PAD(first + j)] = OP(prefix, exclusive ? (j > 0 ? r[j - 1] : (T)(IDENTITY)) : r[j]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    clprim_tile_store(out + out_off, s, base, n, TILE_ITEMS);
+    if ((flags & SCAN_WRITE_SUMS) && get_local_id(0) == 0)
+        sums[sums_off + get_group_id(0)] = total;
+}
+
+/* Uniform add: tile g (g >= 1) combines the exclusive prefix of the tile
+ * totals, sums[g], into each of its elements. The prefix goes on the left:
+ * OP need not be commutative. */
+SCAN_KERNEL scan_add(global T *out, ulong out_off, ulong n, global const T *sums,
+                     ulong sums_off, ulong tile)
+{
+    const ulong g = (ulong)get_group_id(0) + 1;
+    const T prefix = sums[sums_off + g];
+    const ulong end = min(g * tile + tile, n);
+    out += out_off;
+    for (ulong i = g * tile + get_local_id(0); i < end; i += WG_SIZE)
+        out[i] = OP(prefix, out[i]);
+}

@@ -1,0 +1,291 @@
+/*
+ * clprim — data-parallel primitives (scan, ...) on OpenCL.
+ *
+ * This is the only public header. Everything a caller can do is declared and
+ * documented here.
+ *
+ * Conventions
+ * -----------
+ * - Every call returns a clprim_status. 0 (CLPRIM_SUCCESS) is success. Negative
+ *   values are OpenCL's own error codes, passed through unchanged. Positive
+ *   values >= 1000 are clprim's own codes; their numbers never change.
+ *   clprim_status_string() names any of them, and clprim_context_last_error()
+ *   gives the detail of the last failure on a context (which argument, the
+ *   compiler's build log, ...).
+ * - The library never prints. Diagnostics go to an optional log callback.
+ * - Handles are opaque; create/release pairs; release(NULL) is a no-op.
+ * - Device-buffer calls look like clEnqueue*: a cl_mem plus an element offset
+ *   and element count, a queue (NULL means the context's own queue), a wait
+ *   list and an optional output event (which the caller must release). They
+ *   enqueue and return without blocking. Functions whose names end in _host
+ *   copy host arrays in and out and block until done.
+ * - Kernels are compiled for the device at first use (and cached in memory per
+ *   context), so the first call of each element type / operator combination is
+ *   slower than the following ones.
+ *
+ * Thread safety
+ * -------------
+ * A context may be used from several threads at once: program builds, kernel
+ * argument setting and the temporary-memory pool are guarded by the context's
+ * lock. A context must not be released while another thread still uses it.
+ *
+ * Arithmetic
+ * ----------
+ * Integer sum and product wrap modulo 2^bits, for signed types too (the kernels
+ * compute in the unsigned type, so no undefined signed overflow is relied on).
+ * Float and double results follow the association order of the chosen
+ * algorithm, so they may differ in the last bits from a sequential loop, and
+ * between algorithms; for one algorithm, device, n and type they are the same
+ * every run (no floating-point atomics are used).
+ */
+#ifndef CLPRIM_H
+#define CLPRIM_H
+
+#include <stddef.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifdef __APPLE__
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLPRIM_VERSION_MAJOR 0
+#define CLPRIM_VERSION_MINOR 1
+#define CLPRIM_VERSION_PATCH 0
+#define CLPRIM_VERSION_STRING "0.1.0"
+
+/* Version of the library actually linked (may differ from the header's). */
+const char *clprim_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* XX(name, number, description). Numbers are part of the ABI: never renumber. */
+#define CLPRIM_STATUS_MAP(XX)                                                  \
+  XX(SUCCESS, 0, "success")                                                    \
+  XX(INVALID_ARGUMENT, 1000, "invalid argument (NULL handle, bad value)")      \
+  XX(OUT_OF_BOUNDS, 1001, "offset + count exceeds the buffer's size")          \
+  XX(UNKNOWN_TYPE, 1002, "unknown element type")                               \
+  XX(UNKNOWN_OPERATOR, 1003, "unknown operator")                               \
+  XX(UNKNOWN_ALGORITHM, 1004, "unknown algorithm")                             \
+  XX(UNSUPPORTED, 1005, "not supported on this device")                        \
+  XX(BUILD_FAILED, 1006, "kernel program failed to build (see last error)")   \
+  XX(NO_DEVICE, 1007, "no matching OpenCL device found")                       \
+  XX(OUT_OF_HOST_MEMORY, 1008, "host memory allocation failed")                \
+  XX(INTERNAL, 1009, "internal error")
+
+typedef enum clprim_status_code {
+#define CLPRIM_XX_(name, num, desc) CLPRIM_##name = num,
+  CLPRIM_STATUS_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_STATUS_LAST_ /* not a status */
+} clprim_status_code;
+
+/* A clprim_status is either a clprim_status_code or an OpenCL error (< 0). */
+typedef int clprim_status;
+
+/* Static, never NULL: "CLPRIM_OUT_OF_BOUNDS", "CL_INVALID_VALUE", "unknown status". */
+const char *clprim_status_string(clprim_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Element types and operators                                              */
+/* ------------------------------------------------------------------------ */
+
+/* XX(NAME, number, name, OpenCL C type, host C type, size in bytes, is_signed, is_float) */
+#define CLPRIM_TYPE_MAP(XX)                                                    \
+  XX(INT32, 0, "int32", int, cl_int, 4, 1, 0)                                  \
+  XX(UINT32, 1, "uint32", uint, cl_uint, 4, 0, 0)                              \
+  XX(INT64, 2, "int64", long, cl_long, 8, 1, 0)                                \
+  XX(UINT64, 3, "uint64", ulong, cl_ulong, 8, 0, 0)                            \
+  XX(FLOAT, 4, "float", float, cl_float, 4, 1, 1)                              \
+  XX(DOUBLE, 5, "double", double, cl_double, 8, 1, 1)
+
+typedef enum clprim_type {
+#define CLPRIM_XX_(NAME, num, name, cl, host, size, sgn, flt) CLPRIM_TYPE_##NAME = num,
+  CLPRIM_TYPE_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_TYPE_COUNT_ /* not a type */
+} clprim_type;
+
+/* XX(NAME, number, lower-case name). Identities: sum 0, product 1, min the
+ * type's largest value (+inf for floats), max its smallest (-inf for floats). */
+#define CLPRIM_OP_MAP(XX)                                                      \
+  XX(SUM, 0, "sum")                                                            \
+  XX(PRODUCT, 1, "product")                                                    \
+  XX(MIN, 2, "min")                                                            \
+  XX(MAX, 3, "max")
+
+typedef enum clprim_op {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_OP_##NAME = num,
+  CLPRIM_OP_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_OP_COUNT_ /* not an operator */
+} clprim_op;
+
+/* "int32", "float", ...; "sum", "max", ...; NULL for unknown values. */
+const char *clprim_type_name(clprim_type type);
+const char *clprim_op_name(clprim_op op);
+/* Size in bytes of one element on the host and device; 0 for unknown types. */
+size_t clprim_type_size(clprim_type type);
+
+/* ------------------------------------------------------------------------ */
+/* Context                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct clprim_context clprim_context;
+
+/* Log levels passed to the log callback. */
+enum { CLPRIM_LOG_DEBUG = 0, CLPRIM_LOG_INFO = 1, CLPRIM_LOG_WARNING = 2 };
+typedef void (*clprim_log_fn)(void *user, int level, const char *message);
+
+/* Context option flags. */
+enum {
+  /* Behave as if the device lacked cl_khr_fp64 (to test that path on any device). */
+  CLPRIM_CONTEXT_HIDE_FP64 = 1u << 0
+};
+
+/* Options for clprim_context_create. A NULL options pointer, or one zeroed
+ * with memset, gives the defaults. */
+typedef struct clprim_context_options {
+  /* Case-insensitive substring of "platform name / device name" choosing the
+   * device. NULL: the environment variable CLPRIM_DEVICE; if that is unset too,
+   * the first GPU, else the first CPU, else the first device of any kind. */
+  const char *device;
+  clprim_log_fn log;   /* may be NULL */
+  void *log_user;      /* passed back to log */
+  unsigned flags;      /* CLPRIM_CONTEXT_* */
+} clprim_context_options;
+
+/* Creates a context on a device chosen as options->device says, with its own
+ * cl_context and in-order command queue (profiling enabled). */
+clprim_status clprim_context_create(const clprim_context_options *options,
+                                    clprim_context **ctx);
+
+/* Wraps the caller's OpenCL objects (retained, released with the context).
+ * queue may be NULL: the context then creates its own in-order queue. The
+ * device must belong to cl_ctx, and the queue to both. */
+clprim_status clprim_context_wrap(cl_context cl_ctx, cl_device_id device,
+                                  cl_command_queue queue,
+                                  const clprim_context_options *options,
+                                  clprim_context **ctx);
+
+/* Releases everything the context owns. NULL is a no-op. The caller must have
+ * finished (clFinish) work it enqueued through the context. */
+void clprim_context_release(clprim_context *ctx);
+
+/* The context's OpenCL objects (not retained for the caller). */
+cl_context clprim_context_cl_context(const clprim_context *ctx);
+cl_device_id clprim_context_device(const clprim_context *ctx);
+cl_command_queue clprim_context_queue(const clprim_context *ctx);
+
+/* Copies the message of the last failure on this context (including the build
+ * log when a build failed) into buf, NUL-terminated and truncated to size.
+ * Returns the full length of the message (excluding the NUL), like snprintf.
+ * The message is "" when nothing has failed yet. */
+size_t clprim_context_last_error(clprim_context *ctx, char *buf, size_t size);
+
+/* What clprim learned about its device (probed once, at context creation). */
+typedef struct clprim_device_info {
+  char platform_name[128];
+  char device_name[128];
+  char driver_version[64];
+  cl_uint vendor_id;            /* 0x10DE NVIDIA, 0x1002 AMD, 0x8086 Intel, ... */
+  cl_device_type type;
+  cl_uint simd_width;           /* warp / wavefront / sub-group / preferred multiple */
+  const char *simd_source;      /* where simd_width came from, e.g. "cl_nv_device_attribute_query" */
+  cl_uint local_mem_banks;      /* local-memory banks used for conflict-free padding */
+  cl_ulong local_mem_size;      /* bytes */
+  size_t max_work_group_size;
+  cl_uint compute_units;
+  cl_ulong global_mem_size;
+  cl_ulong max_alloc_size;
+  int has_fp64;                 /* cl_khr_fp64 (and not hidden by CLPRIM_CONTEXT_HIDE_FP64) */
+  int has_int64_atomics;        /* cl_khr_int64_base_atomics */
+  int has_subgroups;            /* cl_khr_subgroups or cl_intel_subgroups */
+  int has_nv_ptx;               /* NVIDIA: inline PTX usable in kernels */
+} clprim_device_info;
+
+clprim_status clprim_context_device_info(const clprim_context *ctx,
+                                         clprim_device_info *info);
+
+/* ------------------------------------------------------------------------ */
+/* Scan (all-prefix-sums)                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* XX(NAME, number, lower-case name). Every algorithm is correct for every n:
+ * the algorithm chooses how one work-group scans its tile, and the hierarchical
+ * driver (scan the tiles, scan the tile totals recursively, add each tile's
+ * prefix back) extends it to any length.
+ *   AUTO         the fastest for the device and n (from clprim's tuning table);
+ *   KOGGE_STONE  one element per work-item, in place, a barrier pair per step;
+ *   KOGGE_STONE_DB  Kogge-Stone with two local arrays swapped each step;
+ *   BRENT_KUNG   reduction tree then reverse tree, two elements per work-item,
+ *                contiguous active work-items;
+ *   BLELLOCH     work-efficient up-sweep / down-sweep with bank-conflict padding;
+ *   COARSENED    three-phase: coalesced load to local memory, sequential scan per
+ *                work-item, work-group scan of the totals, add back;
+ *   MULTILEVEL   the tuned hierarchical scan: many elements per work-item in
+ *                registers, SIMD-group (warp) scans of the totals. */
+#define CLPRIM_SCAN_ALGORITHM_MAP(XX)                                          \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(KOGGE_STONE, 1, "kogge-stone")                                            \
+  XX(KOGGE_STONE_DB, 2, "kogge-stone-db")                                      \
+  XX(BRENT_KUNG, 3, "brent-kung")                                              \
+  XX(BLELLOCH, 4, "blelloch")                                                  \
+  XX(COARSENED, 5, "coarsened")                                                \
+  XX(MULTILEVEL, 6, "multilevel")
+
+typedef enum clprim_scan_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_SCAN_##NAME = num,
+  CLPRIM_SCAN_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_SCAN_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_scan_algorithm;
+
+/* "kogge-stone", ...; NULL for unknown values. */
+const char *clprim_scan_algorithm_name(clprim_scan_algorithm algorithm);
+
+/* What to scan. A zero-initialised descriptor is an inclusive int32 sum with
+ * the AUTO algorithm. */
+typedef struct clprim_scan_desc {
+  clprim_type type;
+  clprim_op op;
+  int exclusive;                   /* 0: out[i] = in[0] op ... op in[i]
+                                      1: out[i] = identity op in[0] ... op in[i-1] */
+  clprim_scan_algorithm algorithm;
+} clprim_scan_desc;
+
+/* Scans n elements of `in` starting at element in_off into `out` starting at
+ * element out_off. in and out may be the same buffer (in place when the
+ * offsets are equal; other overlaps are undefined). n may be 0 (nothing runs;
+ * *event, if requested, completes when the wait list does).
+ *
+ * queue: NULL for the context's queue; otherwise a queue of the context's
+ *        cl_context and device (in-order or out-of-order).
+ * Returns CLPRIM_OUT_OF_BOUNDS when (offset + n) elements exceed a buffer's
+ * CL_MEM_SIZE, CLPRIM_UNSUPPORTED for double on a device without fp64,
+ * CL_INVALID_EVENT_WAIT_LIST when num_wait and wait disagree. Non-blocking. */
+clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue,
+                          const clprim_scan_desc *desc, cl_mem in,
+                          size_t in_off, cl_mem out, size_t out_off, size_t n,
+                          cl_uint num_wait, const cl_event *wait,
+                          cl_event *event);
+
+/* Blocking helper: copies n elements from host array `in` to the device,
+ * scans them on the context's queue, and copies the result to `out` (which
+ * may equal `in`). */
+clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *desc,
+                               const void *in, void *out, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLPRIM_H */

@@ -1,0 +1,278 @@
+/* Program assembly and building, with an in-memory cache per context.
+ *
+ * Source = generated #define header (element layer + tuning + device facts)
+ *        + every cl/common/ header, #line-tagged
+ *        + the kernel file, #line-tagged.
+ * Kernel text is embedded in the library at build time; CLPRIM_KERNEL_DIR
+ * may point at a cl/ folder to load it from disk instead (for development). */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_KERNELS 16
+
+struct clprim__program {
+    char *key;           /* what was asked for: file, defines, requested tuning */
+    clprim__tuning t;    /* what it was built with */
+    cl_program program;
+    cl_uint num_kernels;
+    cl_kernel kernels[MAX_KERNELS];
+    char *names[MAX_KERNELS];
+    clprim__program *next;
+};
+
+/* A growable string; on allocation failure it stays NULL and appends are dropped. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+    int failed;
+} text;
+
+static void text_add(text *t, const char *s, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        char *p;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        p = realloc(t->s, cap);
+        if (!p) {
+            t->failed = 1;
+            return;
+        }
+        t->s = p;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+static void text_str(text *t, const char *s)
+{
+    text_add(t, s, strlen(s));
+}
+
+/* Appends cl/<name>, #line-tagged, from CLPRIM_KERNEL_DIR or the embedded copy. */
+static clprim_status add_file(clprim_context *ctx, text *t, const char *name)
+{
+    const char *dir = getenv("CLPRIM_KERNEL_DIR");
+    size_t i;
+
+    text_str(t, "#line 1 \"");
+    text_str(t, name);
+    text_str(t, "\"\n");
+    if (dir && *dir) {
+        char path[4096], buf[8192];
+        size_t got;
+        FILE *f;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        f = fopen(path, "rb");
+        if (!f)
+            return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                "CLPRIM_KERNEL_DIR is set but %s cannot be read", path);
+        while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+            text_add(t, buf, got);
+        fclose(f);
+        text_str(t, "\n");
+        return CLPRIM_SUCCESS;
+    }
+    for (i = 0; i < clprim__cl_file_count; ++i)
+        if (strcmp(clprim__cl_files[i].name, name) == 0) {
+            text_str(t, clprim__cl_files[i].text);
+            text_str(t, "\n");
+            return CLPRIM_SUCCESS;
+        }
+    return clprim__fail(ctx, CLPRIM_INTERNAL, "kernel source %s is not embedded", name);
+}
+
+clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_program *out)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx->cl_ctx, 1, &source, NULL, &err);
+    *out = NULL;
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "clCreateProgramWithSource failed: %s",
+                            clprim_status_string(err));
+    err = clBuildProgram(p, 1, &ctx->device, "-cl-std=CL1.2", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        size_t len = 0;
+        char *log = NULL;
+        clprim_status st = err == CL_BUILD_PROGRAM_FAILURE ? CLPRIM_BUILD_FAILED : err;
+        clprim__fail(ctx, st, "building a kernel program for %s failed (%s); build log:\n",
+                     ctx->info.device_name, clprim_status_string(err));
+        if (clGetProgramBuildInfo(p, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) ==
+                CL_SUCCESS &&
+            (log = malloc(len + 1)) != NULL &&
+            clGetProgramBuildInfo(p, ctx->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
+                CL_SUCCESS) {
+            log[len] = '\0';
+            clprim__fail_append(ctx, log);
+        }
+        free(log);
+        clReleaseProgram(p);
+        return st;
+    }
+    *out = p;
+    return CLPRIM_SUCCESS;
+}
+
+/* Releases the OpenCL objects of p, leaving it ready for another build. */
+static void program_clear(clprim__program *p)
+{
+    cl_uint i;
+    for (i = 0; i < p->num_kernels; ++i) {
+        clReleaseKernel(p->kernels[i]);
+        free(p->names[i]);
+    }
+    p->num_kernels = 0;
+    if (p->program)
+        clReleaseProgram(p->program);
+    p->program = NULL;
+}
+
+static void program_free(clprim__program *p)
+{
+    if (!p)
+        return;
+    program_clear(p);
+    free(p->key);
+    free(p);
+}
+
+/* Builds the program with tuning *t; on success fills p's program and kernels
+ * and sets *max_wg to the smallest CL_KERNEL_WORK_GROUP_SIZE among them. */
+static clprim_status build_once(clprim_context *ctx, const char *file, const char *defines,
+                                clprim__program *p, size_t *max_wg)
+{
+    static const char *const common[] = {"common/elem.clh", "common/simd.clh",
+                                         "common/wg_scan.clh"};
+    const clprim__tuning *t = &p->t;
+    text src = {0};
+    char head[512];
+    clprim_status st = CLPRIM_SUCCESS;
+    cl_uint i;
+    size_t k;
+
+    snprintf(head, sizeof head,
+             "#define WG_SIZE %u\n#define COARSE_ITEMS %u\n#define TILE_ITEMS %u\n"
+             "#define SIMD_WIDTH %u\n#define LOCAL_BANKS %u\n#define CLPRIM_NV_PTX %d\n"
+             "#define CLPRIM_ASSEMBLED 1\n",
+             t->wg_size, t->coarse_items, t->tile_items, ctx->info.simd_width,
+             ctx->info.local_mem_banks, ctx->info.has_nv_ptx);
+    text_str(&src, defines);
+    text_str(&src, head);
+    for (k = 0; k < sizeof common / sizeof common[0] && st == CLPRIM_SUCCESS; ++k)
+        st = add_file(ctx, &src, common[k]);
+    if (st == CLPRIM_SUCCESS)
+        st = add_file(ctx, &src, file);
+    if (st == CLPRIM_SUCCESS && src.failed)
+        st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "building %s (work-group %u) for %s", file, t->wg_size,
+                ctx->info.device_name);
+    st = clprim__build_source(ctx, src.s, &p->program);
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+    st = clCreateKernelsInProgram(p->program, MAX_KERNELS, p->kernels, &p->num_kernels);
+    if (st != CL_SUCCESS) {
+        p->num_kernels = 0;
+        clprim__fail(ctx, st, "clCreateKernelsInProgram failed for %s", file);
+        goto cleanup;
+    }
+    *max_wg = (size_t)-1;
+    for (i = 0; i < p->num_kernels; ++i) {
+        char name[128] = "";
+        size_t wg = 0;
+        clGetKernelInfo(p->kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+        p->names[i] = malloc(strlen(name) + 1);
+        if (p->names[i])
+            strcpy(p->names[i], name);
+        clGetKernelWorkGroupInfo(p->kernels[i], ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof wg, &wg, NULL);
+        if (wg < *max_wg)
+            *max_wg = wg;
+    }
+cleanup:
+    free(src.s);
+    return st;
+}
+
+clprim_status clprim__program_get(clprim_context *ctx, const char *file, const char *defines,
+                                  const clprim__tuning *t, clprim__program **out)
+{
+    clprim__program *p;
+    char *key;
+    size_t key_size = strlen(file) + strlen(defines) + 64, max_wg = 0;
+    clprim_status st;
+
+    key = malloc(key_size);
+    if (!key)
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    snprintf(key, key_size, "%s|%u|%u|%u|%s", file, t->wg_size, t->coarse_items,
+             t->tile_items, defines);
+    for (p = ctx->programs; p; p = p->next)
+        if (strcmp(p->key, key) == 0) {
+            free(key);
+            *out = p;
+            return CLPRIM_SUCCESS;
+        }
+    p = calloc(1, sizeof *p);
+    if (!p) {
+        free(key);
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
+    p->key = key;
+    p->t = *t;
+    for (;;) {
+        st = build_once(ctx, file, defines, p, &max_wg);
+        if (st != CLPRIM_SUCCESS || max_wg >= p->t.wg_size)
+            break;
+        /* the compiled kernels cannot run this many work-items (registers):
+         * rebuild with the largest power of two they can */
+        clprim__log(ctx, CLPRIM_LOG_INFO, "%s: work-group %u exceeds the kernel limit %zu; rebuilding",
+                    file, p->t.wg_size, max_wg);
+        while (p->t.wg_size > 1 && p->t.wg_size > max_wg)
+            p->t.wg_size /= 2;
+        program_clear(p);
+    }
+    if (st != CLPRIM_SUCCESS) {
+        program_free(p);
+        return st;
+    }
+    p->next = ctx->programs;
+    ctx->programs = p;
+    *out = p;
+    return CLPRIM_SUCCESS;
+}
+
+const clprim__tuning *clprim__program_tuning(const clprim__program *prog)
+{
+    return &prog->t;
+}
+
+clprim_status clprim__program_kernel(clprim_context *ctx, clprim__program *prog,
+                                     const char *name, cl_kernel *kernel)
+{
+    cl_uint i;
+    for (i = 0; i < prog->num_kernels; ++i)
+        if (prog->names[i] && strcmp(prog->names[i], name) == 0) {
+            *kernel = prog->kernels[i];
+            return CLPRIM_SUCCESS;
+        }
+    return clprim__fail(ctx, CLPRIM_INTERNAL, "kernel %s missing from its program", name);
+}
+
+void clprim__program_cache_destroy(clprim__program *first)
+{
+    clprim__program *next;
+    for (; first; first = next) {
+        next = first->next;
+        program_free(first);
+    }
+}

@@ -1,0 +1,130 @@
+/* Device facts, probed once per context: what the kernels are specialised for. */
+#include "internal.h"
+
+#include <string.h>
+
+/* Vendor attribute queries (values from cl_ext.h, spelled out so that older
+ * headers build too). */
+#define CLPRIM__DEVICE_WARP_SIZE_NV 0x4003
+#define CLPRIM__DEVICE_WAVEFRONT_WIDTH_AMD 0x4043
+#define CLPRIM__DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
+
+#define VENDOR_NVIDIA 0x10DEu
+#define VENDOR_AMD 0x1002u
+
+static int has_extension(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
+static cl_uint query_uint(cl_device_id dev, cl_device_info what)
+{
+    cl_uint v = 0;
+    if (clGetDeviceInfo(dev, what, sizeof v, &v, NULL) != CL_SUCCESS)
+        return 0;
+    return v;
+}
+
+static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_device_info *info)
+{
+    if (has_extension(ext, "cl_nv_device_attribute_query")) {
+        info->simd_width = query_uint(dev, CLPRIM__DEVICE_WARP_SIZE_NV);
+        info->simd_source = "cl_nv_device_attribute_query (warp size)";
+    } else if (has_extension(ext, "cl_amd_device_attribute_query")) {
+        info->simd_width = query_uint(dev, CLPRIM__DEVICE_WAVEFRONT_WIDTH_AMD);
+        info->simd_source = "cl_amd_device_attribute_query (wavefront width)";
+    } else if (has_extension(ext, "cl_intel_required_subgroup_size")) {
+        size_t sizes[16] = {0}, bytes = 0, i;
+        if (clGetDeviceInfo(dev, CLPRIM__DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes,
+                            &bytes) == CL_SUCCESS) {
+            /* the largest size: work-groups that are multiples of it are multiples of all */
+            for (i = 0; i < bytes / sizeof sizes[0]; ++i)
+                if (sizes[i] > info->simd_width)
+                    info->simd_width = (cl_uint)sizes[i];
+            info->simd_source = "cl_intel_required_subgroup_size (largest sub-group size)";
+        }
+    }
+    /* a power of two is assumed by work-group sizing; anything else is ignored */
+    if (info->simd_width & (info->simd_width - 1))
+        info->simd_width = 0;
+}
+
+clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_device_info *info)
+{
+    cl_platform_id platform;
+    char ext[8192] = "";
+    cl_int err;
+
+    memset(info, 0, sizeof *info);
+    err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    if (err != CL_SUCCESS)
+        return err;
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform_name,
+                      info->platform_name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof info->device_name, info->device_name, NULL);
+    clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof info->driver_version,
+                    info->driver_version, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size,
+                    &info->local_mem_size, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
+                    &info->max_work_group_size, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem_size,
+                    &info->global_mem_size, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_alloc_size,
+                    &info->max_alloc_size, NULL);
+    info->vendor_id = query_uint(dev, CL_DEVICE_VENDOR_ID);
+    info->compute_units = query_uint(dev, CL_DEVICE_MAX_COMPUTE_UNITS);
+
+    info->has_fp64 = has_extension(ext, "cl_khr_fp64") && !(flags & CLPRIM_CONTEXT_HIDE_FP64);
+    info->has_int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
+    info->has_subgroups =
+        has_extension(ext, "cl_khr_subgroups") || has_extension(ext, "cl_intel_subgroups");
+    info->has_nv_ptx = info->vendor_id == VENDOR_NVIDIA &&
+                       has_extension(ext, "cl_nv_device_attribute_query");
+    /* NVIDIA and AMD GPUs have 32 local-memory banks; elsewhere 32 is a safe
+     * choice: padding by it never hurts more than one slot in 32. */
+    info->local_mem_banks = 32;
+    simd_from_attributes(dev, ext, info);
+    return CL_SUCCESS;
+}
+
+clprim_status clprim__probe_simd_width(clprim_context *ctx)
+{
+    static const char probe[] = "kernel void clprim_probe(global int *p) { p[get_global_id(0)] = 0; }\n";
+    cl_program program = NULL;
+    cl_kernel kernel = NULL;
+    size_t multiple = 0;
+    clprim_status st;
+
+    if (ctx->info.simd_width)
+        return CLPRIM_SUCCESS;
+    st = clprim__build_source(ctx, probe, &program);
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+    kernel = clCreateKernel(program, "clprim_probe", &st);
+    if (st != CL_SUCCESS)
+        goto cleanup;
+    st = clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                  sizeof multiple, &multiple, NULL);
+    if (st != CL_SUCCESS)
+        goto cleanup;
+    /* round down to a power of two, at least 1 */
+    ctx->info.simd_width = 1;
+    while (ctx->info.simd_width * 2 <= multiple && ctx->info.simd_width < 1024)
+        ctx->info.simd_width *= 2;
+    ctx->info.simd_source = "kernel's preferred work-group size multiple";
+cleanup:
+    if (kernel)
+        clReleaseKernel(kernel);
+    if (program)
+        clReleaseProgram(program);
+    if (st != CLPRIM_SUCCESS)
+        clprim__fail(ctx, st, "probing the SIMD width failed: %s", clprim_status_string(st));
+    return st;
+}

@@ -1,0 +1,147 @@
+/* Declarations shared between clprim's source files (never installed). */
+#ifndef CLPRIM_INTERNAL_H
+#define CLPRIM_INTERNAL_H
+
+#include "clprim.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+
+#if defined(__GNUC__)
+#define CLPRIM__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLPRIM__PRINTF(f, a)
+#endif
+
+/* ---- element types and operators (types.c) ---- */
+
+/* Appends the element layer's defines (T, T_SIZE, OP, IDENTITY, and the fp64
+ * pragma for double) to buf. Returns 0, or -1 when buf is too small. */
+int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t size);
+
+/* ---- kernel sources (generated from cl/ by tools/embed_cl.cmake) ---- */
+
+typedef struct clprim__cl_file {
+    const char *name; /* path relative to cl/, e.g. "common/elem.clh" */
+    const char *text;
+} clprim__cl_file;
+extern const clprim__cl_file clprim__cl_files[];
+extern const size_t clprim__cl_file_count;
+
+/* ---- tuning (tuning.c) ---- */
+
+typedef struct clprim__tuning {
+    unsigned wg_size;      /* work-items per work-group (power of two, multiple of SIMD width) */
+    unsigned coarse_items; /* elements per work-item of the taught coarsened scan */
+    unsigned tile_items;   /* elements per work-item of the tuned multilevel tile */
+    clprim_scan_algorithm scan_auto; /* what AUTO runs */
+    const char *source;    /* which tuning row, and where its numbers came from */
+} clprim__tuning;
+
+/* The parameters for the device and element size, from the tuning table
+ * (device -> vendor -> device type -> default). Not yet clamped. */
+clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_size);
+
+/* ---- temporary-memory pool (pool.c) ---- */
+
+typedef struct clprim__pool_buf clprim__pool_buf;
+typedef struct clprim__pool {
+    clprim__pool_buf *bufs;
+} clprim__pool;
+
+/* Lock held. Returns a buffer of at least `bytes` that commands enqueued on
+ * `queue` after this call may use. */
+clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
+                                   size_t bytes, clprim__pool_buf **buf);
+cl_mem clprim__pool_mem(const clprim__pool_buf *buf);
+/* Lock held. Hands the buffer back; `done` (may be NULL when nothing was
+ * enqueued) completes when the last command using it does. */
+void clprim__pool_release(clprim_context *ctx, clprim__pool_buf *buf,
+                          cl_command_queue queue, cl_event done);
+void clprim__pool_destroy(clprim__pool *pool);
+
+/* ---- programs (build.c) ---- */
+
+typedef struct clprim__program clprim__program;
+
+/* Lock held. Builds (or finds in the context's cache) the program made of the
+ * define header `defines`, the common headers and cl/<file>, with the tuning
+ * values of *t appended as defines. If the device cannot run a kernel of the
+ * program with t->wg_size work-items, the program is rebuilt with the largest
+ * power of two it can. */
+clprim_status clprim__program_get(clprim_context *ctx, const char *file,
+                                  const char *defines, const clprim__tuning *t,
+                                  clprim__program **prog);
+/* The tuning the program was actually built with. */
+const clprim__tuning *clprim__program_tuning(const clprim__program *prog);
+/* Lock held. The program's kernel of that name (created once, then cached). */
+clprim_status clprim__program_kernel(clprim_context *ctx, clprim__program *prog,
+                                     const char *name, cl_kernel *kernel);
+void clprim__program_cache_destroy(clprim__program *first);
+/* Builds a small program directly (no cache, no tuning); used by probes and
+ * by clprim-info's checks. On failure the build log is in the last error. */
+clprim_status clprim__build_source(clprim_context *ctx, const char *source,
+                                   cl_program *program);
+
+/* ---- device facts (device.c) ---- */
+
+/* Fills *info from the device; simd_width may be left 0 when only a kernel can
+ * tell (see clprim__probe_simd_width). */
+clprim_status clprim__device_probe(cl_device_id dev, unsigned flags,
+                                   clprim_device_info *info);
+/* Lock held. Sets info.simd_width from a probe kernel's preferred work-group
+ * size multiple when no device attribute gave it. */
+clprim_status clprim__probe_simd_width(clprim_context *ctx);
+
+/* ---- the context ---- */
+
+struct clprim_context {
+    cl_context cl_ctx;
+    cl_device_id device;
+    cl_command_queue queue;
+    clprim_device_info info;
+    clprim_log_fn log;
+    void *log_user;
+    unsigned flags;
+    pthread_mutex_t lock;
+    char *error;          /* last failure's message (heap), or NULL */
+    clprim__program *programs;
+    clprim__pool pool;
+};
+
+/* Lock held (or ctx not yet shared). Records a failure message and returns
+ * status, so that `return clprim__fail(ctx, CLPRIM_X, "...")` reads well. */
+clprim_status clprim__fail(clprim_context *ctx, clprim_status status,
+                           const char *fmt, ...) CLPRIM__PRINTF(3, 4);
+/* Appends text (e.g. a build log) to the last failure's message. */
+void clprim__fail_append(clprim_context *ctx, const char *text);
+void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
+    CLPRIM__PRINTF(3, 4);
+
+/* Checks that `mem` is a buffer of the context holding (off + n) elements of
+ * `elem` bytes; `what` names the argument in the message. Lock held. */
+clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem mem,
+                                   size_t off, size_t n, size_t elem);
+/* Checks a queue argument (NULL -> the context's queue) and a wait list. */
+clprim_status clprim__check_queue(clprim_context *ctx, cl_command_queue *queue,
+                                  cl_uint num_wait, const cl_event *wait);
+
+/* ---- enqueue helper: a chain of kernels forming one library call ---- */
+
+typedef struct clprim__chain {
+    cl_command_queue queue;
+    int out_of_order;      /* chain each command to the previous one */
+    cl_uint num_wait;      /* caller's wait list, for the first command */
+    const cl_event *wait;
+    cl_event last;         /* event of the last command enqueued, or NULL */
+} clprim__chain;
+
+clprim_status clprim__chain_begin(clprim__chain *c, cl_command_queue queue,
+                                  cl_uint num_wait, const cl_event *wait);
+clprim_status clprim__chain_kernel(clprim_context *ctx, clprim__chain *c, cl_kernel k,
+                                   size_t groups, size_t wg_size);
+/* Gives the chain's last event to *event (or a marker on the wait list when
+ * nothing was enqueued), or releases it when event is NULL. */
+clprim_status clprim__chain_end(clprim_context *ctx, clprim__chain *c, cl_event *event);
+
+#endif /* CLPRIM_INTERNAL_H */

@@ -1,0 +1,125 @@
+/* Temporary device memory, pooled per context so that the steady state makes
+ * no clCreateBuffer per call.
+ *
+ * A buffer handed back is tagged with the queue and the event of the last
+ * command that used it. It may be handed out again at once to a caller on the
+ * same in-order queue (its commands run after the earlier ones), and to anyone
+ * once that event has completed. Everything runs under the context's lock. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct clprim__pool_buf {
+    cl_mem mem;
+    size_t size;
+    int busy;
+    cl_command_queue queue; /* retained, so that its address cannot be reused */
+    int queue_in_order;
+    cl_event done;          /* retained, or NULL */
+    clprim__pool_buf *next;
+};
+
+/* Idle buffers kept beyond this many are freed once their work is done. */
+#define POOL_KEEP 4
+
+static int reusable(const clprim__pool_buf *b, cl_command_queue queue)
+{
+    cl_int status = CL_COMPLETE;
+    if (b->busy)
+        return 0;
+    if (!b->done || (b->queue == queue && b->queue_in_order))
+        return 1;
+    if (clGetEventInfo(b->done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                       NULL) != CL_SUCCESS)
+        return 0;
+    return status == CL_COMPLETE || status < 0;
+}
+
+static void free_buf(clprim__pool_buf *b)
+{
+    if (b->done)
+        clReleaseEvent(b->done);
+    if (b->queue)
+        clReleaseCommandQueue(b->queue);
+    clReleaseMemObject(b->mem);
+    free(b);
+}
+
+clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
+                                   size_t bytes, clprim__pool_buf **out)
+{
+    clprim__pool_buf **link, *b, *best = NULL;
+    size_t idle = 0, alloc;
+    cl_int err;
+
+    /* the smallest reusable buffer that fits; free surplus idle ones */
+    for (link = &ctx->pool.bufs; (b = *link) != NULL;) {
+        int ok = reusable(b, queue);
+        if (ok && b->size >= bytes && (!best || b->size < best->size))
+            best = b;
+        if (ok && b != best && ++idle > POOL_KEEP) {
+            *link = b->next;
+            free_buf(b);
+            continue;
+        }
+        link = &b->next;
+    }
+    if (best) {
+        best->busy = 1;
+        *out = best;
+        return CLPRIM_SUCCESS;
+    }
+    b = calloc(1, sizeof *b);
+    if (!b)
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    /* round up to a power of two (at least 4 KiB) so that sizes settle quickly */
+    for (alloc = 4096; alloc < bytes && alloc < ((size_t)1 << (sizeof(size_t) * 8 - 2));)
+        alloc *= 2;
+    if (alloc < bytes || alloc > ctx->info.max_alloc_size)
+        alloc = bytes;
+    b->mem = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, alloc, NULL, &err);
+    if (err != CL_SUCCESS) {
+        free(b);
+        return clprim__fail(ctx, err, "allocating %zu bytes of temporary memory failed", alloc);
+    }
+    b->size = alloc;
+    b->busy = 1;
+    b->next = ctx->pool.bufs;
+    ctx->pool.bufs = b;
+    *out = b;
+    return CLPRIM_SUCCESS;
+}
+
+cl_mem clprim__pool_mem(const clprim__pool_buf *buf)
+{
+    return buf->mem;
+}
+
+void clprim__pool_release(clprim_context *ctx, clprim__pool_buf *buf,
+                          cl_command_queue queue, cl_event done)
+{
+    cl_command_queue_properties props = 0;
+    (void)ctx;
+    if (buf->done)
+        clReleaseEvent(buf->done);
+    buf->done = done;
+    if (done)
+        clRetainEvent(done);
+    if (buf->queue)
+        clReleaseCommandQueue(buf->queue);
+    buf->queue = queue;
+    clRetainCommandQueue(queue);
+    clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    buf->queue_in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    buf->busy = 0;
+}
+
+void clprim__pool_destroy(clprim__pool *pool)
+{
+    clprim__pool_buf *b, *next;
+    for (b = pool->bufs; b; b = next) {
+        next = b->next;
+        free_buf(b);
+    }
+    pool->bufs = NULL;
+}

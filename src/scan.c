@@ -1,0 +1,281 @@
+/* Scan: validation, parameters, and the hierarchical driver that extends
+ * every work-group algorithm of cl/scan.cl to any n. */
+#include "internal.h"
+
+#include <string.h>
+
+/* cl/scan.cl's flags */
+#define SCAN_EXCLUSIVE 1u
+#define SCAN_WRITE_SUMS 2u
+
+/* The tile kernel of each algorithm (AUTO resolves to one of the others). */
+static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
+    [CLPRIM_SCAN_KOGGE_STONE] = "scan_kogge_stone",
+    [CLPRIM_SCAN_KOGGE_STONE_DB] = "scan_kogge_stone_db",
+    [CLPRIM_SCAN_BRENT_KUNG] = "scan_brent_kung",
+    [CLPRIM_SCAN_BLELLOCH] = "scan_blelloch",
+    [CLPRIM_SCAN_COARSENED] = "scan_coarsened",
+    [CLPRIM_SCAN_MULTILEVEL] = "scan_multilevel",
+};
+
+/* Elements one work-group scans (must match cl/scan.cl). */
+static size_t tile_size(clprim_scan_algorithm a, const clprim__tuning *t)
+{
+    switch (a) {
+    case CLPRIM_SCAN_KOGGE_STONE:
+    case CLPRIM_SCAN_KOGGE_STONE_DB:
+        return t->wg_size;
+    case CLPRIM_SCAN_BRENT_KUNG:
+    case CLPRIM_SCAN_BLELLOCH:
+        return 2 * (size_t)t->wg_size;
+    case CLPRIM_SCAN_COARSENED:
+        return (size_t)t->wg_size * t->coarse_items;
+    default:
+        return (size_t)t->wg_size * t->tile_items;
+    }
+}
+
+/* Local memory of the program's hungriest kernel (cl/scan.cl's declarations). */
+static size_t local_bytes(const clprim__tuning *t, size_t elem, size_t banks)
+{
+#define PADDED(n) ((n) + (n) / banks + 1)
+    size_t wg = t->wg_size, most = PADDED(2 * wg);
+    size_t coarse = PADDED(wg * t->coarse_items) + wg, tile = PADDED(wg * t->tile_items) + wg;
+#undef PADDED
+    if (coarse > most)
+        most = coarse;
+    if (tile > most)
+        most = tile;
+    return most * elem;
+}
+
+/* Tuning for this device and element size, clamped to the device's limits. */
+static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
+{
+    const clprim_device_info *d = &ctx->info;
+    clprim__tuning t = clprim__tuning_lookup(d, elem);
+    /* leave room for what drivers keep in local memory themselves */
+    const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
+
+    while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
+        t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
+    while (local_bytes(&t, elem, d->local_mem_banks) > budget) {
+        if (t.tile_items > 1 && t.tile_items >= t.coarse_items)
+            t.tile_items /= 2;
+        else if (t.coarse_items > 1)
+            t.coarse_items /= 2;
+        else if (t.wg_size > 1)
+            t.wg_size /= 2;
+        else
+            break;
+    }
+    return t;
+}
+
+static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
+                              const clprim_scan_desc *d, cl_mem in, size_t in_off, cl_mem out,
+                              size_t out_off, size_t n, cl_uint num_wait, const cl_event *wait)
+{
+    clprim_status st;
+    size_t elem;
+    if (!d)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    if ((unsigned)d->type >= CLPRIM_TYPE_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                            (int)d->type);
+    if ((unsigned)d->op >= CLPRIM_OP_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_OPERATOR, "desc->op %d is not a clprim_op",
+                            (int)d->op);
+    if ((unsigned)d->algorithm >= CLPRIM_SCAN_ALGORITHM_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_ALGORITHM,
+                            "desc->algorithm %d is not a clprim_scan_algorithm", (int)d->algorithm);
+    if (d->type == CLPRIM_TYPE_DOUBLE && !ctx->info.has_fp64)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double needs cl_khr_fp64, which %s lacks",
+                            ctx->info.device_name);
+    st = clprim__check_queue(ctx, queue, num_wait, wait);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    elem = clprim_type_size(d->type);
+    st = clprim__check_buffer(ctx, "in", in, in_off, n, elem);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__check_buffer(ctx, "out", out, out_off, n, elem);
+    return st;
+}
+
+typedef struct scan_run {
+    clprim_context *ctx;
+    clprim__chain chain;
+    cl_kernel tile_kernel, add_kernel;
+    size_t tile, wg;
+    cl_mem temp;
+} scan_run;
+
+static clprim_status set_args(clprim_context *ctx, cl_kernel k, int count, const size_t *sizes,
+                              const void *const *values)
+{
+    int i;
+    for (i = 0; i < count; ++i) {
+        cl_int err = clSetKernelArg(k, (cl_uint)i, sizes[i], values[i]);
+        if (err != CL_SUCCESS)
+            return clprim__fail(ctx, err, "clSetKernelArg(%d) failed: %s", i,
+                                clprim_status_string(err));
+    }
+    return CLPRIM_SUCCESS;
+}
+
+/* Number of tile totals held in temporary memory at every level below n. */
+static size_t temp_elements(size_t n, size_t tile)
+{
+    size_t total = 0, nb;
+    while ((nb = (n + tile - 1) / tile) > 1) {
+        total += nb;
+        n = nb;
+    }
+    return total;
+}
+
+/* Scans one level: tiles of in -> out with their totals at temp[temp_off],
+ * then (recursively) the totals, exclusively and in place, then the uniform
+ * add of each tile's prefix. */
+static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem out,
+                                cl_ulong out_off, cl_ulong n, cl_uint flags, cl_ulong temp_off)
+{
+    const cl_ulong groups = (n + r->tile - 1) / r->tile, tile = r->tile;
+    const cl_mem none = NULL;
+    clprim_status st;
+
+    if (groups > 1)
+        flags |= SCAN_WRITE_SUMS;
+    {
+        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 4};
+        const void *const values[] = {&in, &in_off, &out, &out_off, &n,
+                                      groups > 1 ? &r->temp : &none, &temp_off, &flags};
+        st = set_args(r->ctx, r->tile_kernel, 8, sizes, values);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)groups, r->wg);
+    if (st != CLPRIM_SUCCESS || groups == 1)
+        return st;
+    st = scan_level(r, r->temp, temp_off, r->temp, temp_off, groups, SCAN_EXCLUSIVE,
+                    temp_off + groups);
+    if (st == CLPRIM_SUCCESS) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8};
+        const void *const values[] = {&out, &out_off, &n, &r->temp, &temp_off, &tile};
+        st = set_args(r->ctx, r->add_kernel, 6, sizes, values);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(r->ctx, &r->chain, r->add_kernel, (size_t)groups - 1, r->wg);
+    return st;
+}
+
+static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
+                                 const clprim_scan_desc *d, cl_mem in, size_t in_off, cl_mem out,
+                                 size_t out_off, size_t n, cl_uint num_wait, const cl_event *wait,
+                                 cl_event *event)
+{
+    scan_run r;
+    clprim__program *prog;
+    clprim__pool_buf *buf = NULL;
+    clprim__tuning t;
+    clprim_scan_algorithm algo;
+    char defines[1024];
+    size_t elem, temp_n;
+    clprim_status st;
+
+    memset(&r, 0, sizeof r);
+    r.ctx = ctx;
+    st = validate(ctx, &queue, d, in, in_off, out, out_off, n, num_wait, wait);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_begin(&r.chain, queue, num_wait, wait);
+    if (st != CLPRIM_SUCCESS || n == 0)
+        goto cleanup;
+
+    elem = clprim_type_size(d->type);
+    if (clprim__element_defines(d->type, d->op, defines, sizeof defines) != 0) {
+        st = clprim__fail(ctx, CLPRIM_INTERNAL, "element defines do not fit");
+        goto cleanup;
+    }
+    t = scan_tuning(ctx, elem);
+    st = clprim__program_get(ctx, "scan.cl", defines, &t, &prog);
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+    t = *clprim__program_tuning(prog);
+    algo = d->algorithm == CLPRIM_SCAN_AUTO ? t.scan_auto : d->algorithm;
+    r.wg = t.wg_size;
+    r.tile = tile_size(algo, &t);
+    st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+
+    temp_n = temp_elements(n, r.tile);
+    if (temp_n) {
+        st = clprim__pool_acquire(ctx, queue, temp_n * elem, &buf);
+        if (st != CLPRIM_SUCCESS)
+            goto cleanup;
+        r.temp = clprim__pool_mem(buf);
+    }
+    st = scan_level(&r, in, in_off, out, out_off, n, d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
+
+cleanup:
+    if (buf)
+        clprim__pool_release(ctx, buf, queue, r.chain.last);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_end(ctx, &r.chain, event);
+    else
+        clprim__chain_end(ctx, &r.chain, NULL);
+    return st;
+}
+
+clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clprim_scan_desc *d,
+                          cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n,
+                          cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    clprim_status st;
+    if (event)
+        *event = NULL;
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    st = scan_locked(ctx, queue, d, in, in_off, out, out_off, n, num_wait, wait, event);
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, const void *in,
+                               void *out, size_t n)
+{
+    cl_mem buf = NULL;
+    size_t bytes;
+    clprim_status st;
+
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!d || (unsigned)d->type >= CLPRIM_TYPE_COUNT_ || (n && (!in || !out))) {
+        pthread_mutex_lock(&ctx->lock);
+        st = !d || (unsigned)d->type < CLPRIM_TYPE_COUNT_
+                 ? clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL")
+                 : clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                                (int)d->type);
+        pthread_mutex_unlock(&ctx->lock);
+        return st;
+    }
+    bytes = clprim_type_size(d->type) * (n ? n : 1);
+    if (n && bytes / n != clprim_type_size(d->type))
+        return CLPRIM_OUT_OF_BOUNDS;
+    /* one buffer, scanned in place: half the device memory of in + out */
+    buf = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &st);
+    if (st != CL_SUCCESS)
+        goto cleanup;
+    if (n)
+        st = clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, in, 0, NULL, NULL);
+    if (st == CL_SUCCESS)
+        st = clprim_scan(ctx, NULL, d, buf, 0, buf, 0, n, 0, NULL, NULL);
+    if (st == CL_SUCCESS && n)
+        st = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
+cleanup:
+    if (buf)
+        clReleaseMemObject(buf);
+    return st;
+}

@@ -1,0 +1,99 @@
+/* Element types and operators: names, sizes, and the OpenCL C defines that
+ * specialise the generic kernels, all derived from the X-macro tables in
+ * clprim.h. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct type_row {
+    const char *name, *cl;
+    size_t size;
+    int is_signed, is_float;
+} type_row;
+
+static const type_row types[] = {
+#define CLPRIM__XX(NAME, num, name, cl, host, size, sgn, flt) [num] = {name, #cl, size, sgn, flt},
+    CLPRIM_TYPE_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+static const char *op_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_OP_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+static const char *algorithm_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_SCAN_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+const char *clprim_type_name(clprim_type type)
+{
+    return (unsigned)type < CLPRIM_TYPE_COUNT_ ? types[type].name : NULL;
+}
+
+const char *clprim_op_name(clprim_op op)
+{
+    return (unsigned)op < CLPRIM_OP_COUNT_ ? op_names[op] : NULL;
+}
+
+const char *clprim_scan_algorithm_name(clprim_scan_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_SCAN_ALGORITHM_COUNT_ ? algorithm_names[algorithm]
+                                                               : NULL;
+}
+
+size_t clprim_type_size(clprim_type type)
+{
+    return (unsigned)type < CLPRIM_TYPE_COUNT_ ? types[type].size : 0;
+}
+
+int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t size)
+{
+    const type_row *t = &types[type];
+    char op_expr[160], identity[48], upper[16];
+    size_t i;
+    const char *symbol = op == CLPRIM_OP_PRODUCT ? "*" : "+";
+
+    for (i = 0; t->cl[i] && i + 1 < sizeof upper; ++i)
+        upper[i] = (char)(t->cl[i] - 'a' + 'A');
+    upper[i] = '\0';
+
+    switch (op) {
+    case CLPRIM_OP_SUM:
+    case CLPRIM_OP_PRODUCT:
+        if (t->is_signed && !t->is_float) /* wrap in the unsigned type: no signed overflow */
+            snprintf(op_expr, sizeof op_expr, "as_%s(as_u%s(a) %s as_u%s(b))", t->cl, t->cl,
+                     symbol, t->cl);
+        else
+            snprintf(op_expr, sizeof op_expr, "((a) %s (b))", symbol);
+        snprintf(identity, sizeof identity, "(%s)%s", t->cl, op == CLPRIM_OP_SUM ? "0" : "1");
+        break;
+    case CLPRIM_OP_MIN:
+        snprintf(op_expr, sizeof op_expr, "((b) < (a) ? (b) : (a))");
+        if (t->is_float)
+            snprintf(identity, sizeof identity, "(%s)INFINITY", t->cl);
+        else
+            snprintf(identity, sizeof identity, "%s_MAX", upper);
+        break;
+    case CLPRIM_OP_MAX:
+    default:
+        snprintf(op_expr, sizeof op_expr, "((a) < (b) ? (b) : (a))");
+        if (t->is_float)
+            snprintf(identity, sizeof identity, "(%s)(-INFINITY)", t->cl);
+        else if (t->is_signed)
+            snprintf(identity, sizeof identity, "%s_MIN", upper);
+        else
+            snprintf(identity, sizeof identity, "(%s)0", t->cl);
+        break;
+    }
+    int len = snprintf(buf, size,
+                       "%s#define T %s\n#define T_SIZE %zu\n#define OP(a, b) %s\n"
+                       "#define IDENTITY %s\n",
+                       type == CLPRIM_TYPE_DOUBLE ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
+                       t->cl, t->size, op_expr, identity);
+    return len < 0 || (size_t)len >= size ? -1 : 0;
+}
