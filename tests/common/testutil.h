@@ -1,0 +1,38 @@
+/* Test helpers: seeded random inputs, host reference scans (from the same
+ * X-macro tables as the library), and a runner for one scan case that
+ * poisons the output and checks all of it. */
+#ifndef CLPRIM_TESTUTIL_H
+#define CLPRIM_TESTUTIL_H
+
+#include <clprim.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The run's base seed: $CLPRIM_TEST_SEED, else taken from the clock. */
+uint64_t tu_seed(void);
+uint64_t tu_rand(uint64_t *state); /* splitmix64 */
+
+/* A context on the device under test ($CLPRIM_DEVICE, else the default);
+ * aborts the test program when none can be made. */
+clprim_context *tu_context(void);
+
+typedef struct tu_case {
+    clprim_scan_algorithm algorithm;
+    clprim_type type;
+    clprim_op op;
+    int exclusive;
+    size_t n;
+    size_t in_off, out_off;
+    int in_place;      /* in and out are one buffer (offsets then equal) */
+    uint64_t seed;
+} tu_case;
+
+/* Runs one case on the device and compares it with the host reference.
+ * Returns 0 when it matches; otherwise prints the case (with its seed) and
+ * the first mismatches, and returns -1. */
+int tu_run_case(clprim_context *ctx, const tu_case *c);
+
+/* "multilevel int32 sum exclusive n=... in_off=... seed=..." */
+void tu_describe(const tu_case *c, char *buf, size_t size);
+
+#endif
