@@ -341,6 +341,15 @@ clprim_status clprim__check_queue(clprim_context *ctx, cl_command_queue *queue, 
     if ((num_wait == 0) != (wait == NULL))
         return clprim__fail(ctx, CL_INVALID_EVENT_WAIT_LIST,
                             "num_wait is %u but wait is %s", num_wait, wait ? "not NULL" : "NULL");
+    /* drivers differ in how they treat a bad event (PoCL does not check), so
+     * every one is checked here: valid, and of this context */
+    for (cl_uint i = 0; i < num_wait; ++i) {
+        cl_context ectx = NULL;
+        if (!wait[i] || clGetEventInfo(wait[i], CL_EVENT_CONTEXT, sizeof ectx, &ectx, NULL) !=
+                            CL_SUCCESS || ectx != ctx->cl_ctx)
+            return clprim__fail(ctx, CL_INVALID_EVENT_WAIT_LIST,
+                                "wait[%u] is not a valid event of the context's cl_context", i);
+    }
     return CLPRIM_SUCCESS;
 }
 
