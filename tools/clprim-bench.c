@@ -1,1 +1,320 @@
-int main(void){return 0;}
+/* clprim-bench: times scan algorithms over n on one device, next to the
+ * device's copy bandwidth measured in the same run and a sequential C loop.
+ *
+ *   clprim-bench [--preset short|full] [--type int32|uint32|int64|uint64|float|double]
+ *                [--op sum|product|min|max] [--exclusive] [--algorithms all|NAME,...]
+ *                [--reps R] [--csv FILE]
+ *
+ * Device: CLPRIM_DEVICE (substring of platform or device name), else the first GPU.
+ * Per (algorithm, n): 2 warm-up calls, then R timed calls on fresh output;
+ * medians of (a) device time from a marker enqueued just before the call to
+ * the end of its last command (profiling events) and (b) host wall-clock of
+ * one call plus clFinish. Every result is verified against a host loop.
+ * GB/s counts bytes read plus written (2 n sizeof(T)), like the copy column. */
+#define _POSIX_C_SOURCE 200809L
+#include <clprim.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_REPS 101
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double event_span_us(cl_event from, cl_event to, cl_profiling_info from_what)
+{
+    cl_ulong a = 0, b = 0;
+    if (clGetEventProfilingInfo(from, from_what, sizeof a, &a, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(to, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL) != CL_SUCCESS ||
+        b <= a)
+        return NAN;
+    return (double)(b - a) / 1e3;
+}
+
+static const char copy4_src[] =
+    "kernel void copy4(global const float4 *in, global float4 *out, ulong count)\n"
+    "{ ulong i = get_global_id(0); if (i < count) out[i] = in[i]; }\n";
+
+typedef struct bench {
+    clprim_context *ctx;
+    cl_command_queue q;
+    cl_mem in, out;
+    cl_kernel copy4;
+    int reps;
+} bench;
+
+/* Median device time of clEnqueueCopyBuffer, and of the float4 copy kernel. */
+static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us)
+{
+    double t[MAX_REPS], k[MAX_REPS];
+    cl_ulong count = bytes / 16;
+    size_t global = ((size_t)count + 255) / 256 * 256, local = 256;
+    int r, nk = 0;
+    for (r = -2; r < b->reps; ++r) {
+        cl_event ev = NULL;
+        clEnqueueCopyBuffer(b->q, b->in, b->out, 0, 0, bytes, 0, NULL, &ev);
+        clWaitForEvents(1, &ev);
+        if (r >= 0)
+            t[r] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
+        clReleaseEvent(ev);
+        if (b->copy4 && bytes % 16 == 0) {
+            clSetKernelArg(b->copy4, 0, sizeof b->in, &b->in);
+            clSetKernelArg(b->copy4, 1, sizeof b->out, &b->out);
+            clSetKernelArg(b->copy4, 2, sizeof count, &count);
+            if (clEnqueueNDRangeKernel(b->q, b->copy4, 1, NULL, &global, &local, 0, NULL, &ev) ==
+                CL_SUCCESS) {
+                clWaitForEvents(1, &ev);
+                if (r >= 0)
+                    k[nk++] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
+                clReleaseEvent(ev);
+            }
+        }
+    }
+    *copy_us = median(t, b->reps);
+    *kernel_us = nk ? median(k, nk) : NAN;
+}
+
+/* Host reference for the verification and the sequential column (int and
+ * float paths share the loop through a macro on the element type). */
+#define SEQ_SCAN(T, in, out, n, op, excl, ident)                                 \
+    do {                                                                       \
+        T acc_ = (ident);                                                      \
+        size_t i_;                                                             \
+        for (i_ = 0; i_ < (n); ++i_) {                                         \
+            T x_ = ((const T *)(in))[i_];                                      \
+            if (excl)                                                          \
+                ((T *)(out))[i_] = acc_;                                       \
+            acc_ = (op) == CLPRIM_OP_SUM       ? (T)(acc_ + x_)                  \
+                   : (op) == CLPRIM_OP_PRODUCT ? (T)(acc_ * x_)                  \
+                   : (op) == CLPRIM_OP_MIN     ? (x_ < acc_ ? x_ : acc_)         \
+                                               : (acc_ < x_ ? x_ : acc_);        \
+            if (!(excl))                                                       \
+                ((T *)(out))[i_] = acc_;                                       \
+        }                                                                      \
+    } while (0)
+
+static void host_scan(clprim_type t, clprim_op op, int excl, const void *in, void *out, size_t n)
+{
+    switch (t) {
+    case CLPRIM_TYPE_INT32: /* unsigned arithmetic: wraps like the device */
+    case CLPRIM_TYPE_UINT32:
+        SEQ_SCAN(uint32_t, in, out, n, op, excl,
+                 op == CLPRIM_OP_PRODUCT ? 1u : op == CLPRIM_OP_MIN ? (t == CLPRIM_TYPE_INT32 ? 0x7fffffffu : 0xffffffffu) : op == CLPRIM_OP_MAX ? (t == CLPRIM_TYPE_INT32 ? 0x80000000u : 0u) : 0u);
+        break;
+    case CLPRIM_TYPE_INT64:
+    case CLPRIM_TYPE_UINT64:
+        SEQ_SCAN(uint64_t, in, out, n, op, excl, op == CLPRIM_OP_PRODUCT ? 1u : 0u);
+        break;
+    case CLPRIM_TYPE_FLOAT:
+        SEQ_SCAN(float, in, out, n, op, excl, op == CLPRIM_OP_PRODUCT ? 1.0f : 0.0f);
+        break;
+    default:
+        SEQ_SCAN(double, in, out, n, op, excl, op == CLPRIM_OP_PRODUCT ? 1.0 : 0.0);
+        break;
+    }
+}
+
+/* Integers must match exactly; floats to a relative 1e-3 of the running
+ * magnitude (this checks the algorithm, not the last bits). */
+static size_t verify(clprim_type t, const void *got, const void *want, size_t n)
+{
+    size_t i, bad = 0;
+    if (t == CLPRIM_TYPE_FLOAT || t == CLPRIM_TYPE_DOUBLE) {
+        for (i = 0; i < n; ++i) {
+            double g = t == CLPRIM_TYPE_FLOAT ? ((const float *)got)[i] : ((const double *)got)[i];
+            double w = t == CLPRIM_TYPE_FLOAT ? ((const float *)want)[i] : ((const double *)want)[i];
+            bad += !(fabs(g - w) <= 1e-3 * (fabs(w) + sqrt((double)i + 1)));
+        }
+        return bad;
+    }
+    return memcmp(got, want, n * clprim_type_size(t)) != 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *preset = "short", *csv_path = NULL, *algos = "all";
+    clprim_type type = CLPRIM_TYPE_INT32;
+    clprim_op op = CLPRIM_OP_SUM;
+    int exclusive = 0, i, a;
+    size_t sizes[64], count = 0, max_n = 0, elem, s;
+    bench b = {0};
+    clprim_device_info info;
+    cl_int err;
+    FILE *csv = NULL;
+    unsigned char *host_in, *want, *got;
+    uint64_t seed = 0x243F6A8885A308D3ull;
+
+    b.reps = 11;
+    for (i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--preset") && i + 1 < argc) preset = argv[++i];
+        else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
+        else if (!strcmp(argv[i], "--algorithms") && i + 1 < argc) algos = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) b.reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--exclusive")) exclusive = 1;
+        else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
+            ++i;
+            for (type = 0; type < CLPRIM_TYPE_COUNT_ && strcmp(clprim_type_name(type), argv[i]); ++type)
+                ;
+        } else if (!strcmp(argv[i], "--op") && i + 1 < argc) {
+            ++i;
+            for (op = 0; op < CLPRIM_OP_COUNT_ && strcmp(clprim_op_name(op), argv[i]); ++op)
+                ;
+        } else {
+            fprintf(stderr, "usage: see the comment at the top of tools/clprim-bench.c\n");
+            return 2;
+        }
+    }
+    if (type >= CLPRIM_TYPE_COUNT_ || op >= CLPRIM_OP_COUNT_ || b.reps < 1 || b.reps > MAX_REPS) {
+        fprintf(stderr, "clprim-bench: bad --type, --op or --reps\n");
+        return 2;
+    }
+    if (!strcmp(preset, "full")) {
+        for (s = 10; s <= 28; s += 2)
+            sizes[count++] = (size_t)1 << s;
+        sizes[count++] = 1000003;   /* non-powers of two */
+        sizes[count++] = 100000007;
+    } else {
+        sizes[count++] = (size_t)1 << 10;
+        sizes[count++] = (size_t)1 << 16;
+        sizes[count++] = (size_t)1 << 20;
+        sizes[count++] = (size_t)1 << 24;
+    }
+    for (s = 0; s < count; ++s)
+        if (sizes[s] > max_n)
+            max_n = sizes[s];
+
+    if ((err = clprim_context_create(NULL, &b.ctx)) != CLPRIM_SUCCESS) {
+        fprintf(stderr, "clprim-bench: no context: %s\n", clprim_status_string(err));
+        return 1;
+    }
+    clprim_context_device_info(b.ctx, &info);
+    b.q = clprim_context_queue(b.ctx);
+    elem = clprim_type_size(type);
+    b.in = clCreateBuffer(clprim_context_cl_context(b.ctx), CL_MEM_READ_WRITE, max_n * elem, NULL, &err);
+    b.out = clCreateBuffer(clprim_context_cl_context(b.ctx), CL_MEM_READ_WRITE, max_n * elem, NULL, &err);
+    host_in = malloc(max_n * elem);
+    want = malloc(max_n * elem);
+    got = malloc(max_n * elem);
+    if (!b.in || !b.out || !host_in || !want || !got) {
+        fprintf(stderr, "clprim-bench: cannot allocate %zu elements\n", max_n);
+        return 1;
+    }
+    {
+        const char *src = copy4_src;
+        cl_program p = clCreateProgramWithSource(clprim_context_cl_context(b.ctx), 1, &src, NULL, &err);
+        cl_device_id dev = clprim_context_device(b.ctx);
+        if (err == CL_SUCCESS && clBuildProgram(p, 1, &dev, "", NULL, NULL) == CL_SUCCESS)
+            b.copy4 = clCreateKernel(p, "copy4", &err);
+        if (p)
+            clReleaseProgram(p);
+    }
+    if (csv_path && !(csv = fopen(csv_path, "w"))) {
+        fprintf(stderr, "clprim-bench: cannot write %s\n", csv_path);
+        return 1;
+    }
+    if (csv)
+        fprintf(csv, "device,driver,type,op,mode,algorithm,n,device_us,host_us,gbs,"
+                     "copy_buffer_gbs,copy_kernel_gbs,ratio_to_copy,seq_c_gbs,verified\n");
+    printf("# %s / %s, driver %s\n# %s %s %s; GB/s = 2 n sizeof(T) / median device time\n",
+           info.platform_name, info.device_name, info.driver_version, clprim_type_name(type),
+           clprim_op_name(op), exclusive ? "exclusive" : "inclusive");
+    printf("%-10s %-15s %10s %10s %9s %9s %7s %9s %s\n", "n", "algorithm", "device_us", "host_us",
+           "GB/s", "copy GB/s", "ratio", "seq GB/s", "ok");
+
+    for (s = 0; s < count; ++s) {
+        const size_t n = sizes[s], bytes = n * elem;
+        double copy_us, kernel_us, seq_us, t0;
+        /* fresh random data per size: small values keep float sums meaningful */
+        for (i = 0; (size_t)i < bytes; ++i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            host_in[i] = (unsigned char)(seed >> 56);
+        }
+        if (type == CLPRIM_TYPE_FLOAT)
+            for (size_t j = 0; j < n; ++j) ((float *)(void *)host_in)[j] = (float)(host_in[j * 4] % 17) / 8.0f - 1.0f;
+        if (type == CLPRIM_TYPE_DOUBLE)
+            for (size_t j = 0; j < n; ++j) ((double *)(void *)host_in)[j] = (double)(host_in[j * 8] % 17) / 8.0 - 1.0;
+        clEnqueueWriteBuffer(b.q, b.in, CL_TRUE, 0, bytes, host_in, 0, NULL, NULL);
+        time_copies(&b, bytes, &copy_us, &kernel_us);
+        t0 = now_us();
+        host_scan(type, op, exclusive, host_in, want, n);
+        seq_us = now_us() - t0;
+
+        for (a = 0; a < CLPRIM_SCAN_ALGORITHM_COUNT_; ++a) {
+            const char *name = clprim_scan_algorithm_name((clprim_scan_algorithm)a);
+            clprim_scan_desc d = {type, op, exclusive, (clprim_scan_algorithm)a};
+            double dev[MAX_REPS], host[MAX_REPS], dev_us, host_us;
+            int r, ok = 1;
+            size_t bad;
+            if (strcmp(algos, "all") && !strstr(algos, name))
+                continue;
+            for (r = -2; r < b.reps && ok; ++r) {
+                cl_event mark = NULL, ev = NULL;
+                clFinish(b.q);
+                t0 = now_us();
+                clEnqueueMarkerWithWaitList(b.q, 0, NULL, &mark);
+                ok = clprim_scan(b.ctx, NULL, &d, b.in, 0, b.out, 0, n, 0, NULL, &ev) == CLPRIM_SUCCESS;
+                clFinish(b.q);
+                if (r >= 0 && ok) {
+                    host[r] = now_us() - t0;
+                    dev[r] = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
+                }
+                clReleaseEvent(mark);
+                if (ev)
+                    clReleaseEvent(ev);
+            }
+            if (!ok) {
+                char why[512];
+                clprim_context_last_error(b.ctx, why, sizeof why);
+                printf("%-10zu %-15s failed: %s\n", n, name, why);
+                continue;
+            }
+            dev_us = median(dev, b.reps);
+            host_us = median(host, b.reps);
+            clEnqueueReadBuffer(b.q, b.out, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+            bad = verify(type, got, want, n);
+            {
+                double gbs = 2.0 * bytes / dev_us / 1e3, copy_gbs = 2.0 * bytes / copy_us / 1e3;
+                double kern_gbs = 2.0 * bytes / kernel_us / 1e3, seq_gbs = 2.0 * bytes / seq_us / 1e3;
+                printf("%-10zu %-15s %10.1f %10.1f %9.1f %9.1f %7.3f %9.2f %s\n", n, name, dev_us,
+                       host_us, gbs, copy_gbs, gbs / copy_gbs, seq_gbs, bad ? "WRONG" : "ok");
+                if (csv)
+                    fprintf(csv, "\"%s\",\"%s\",%s,%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f,%d\n",
+                            info.device_name, info.driver_version, clprim_type_name(type),
+                            clprim_op_name(op), exclusive ? "exclusive" : "inclusive", name, n,
+                            dev_us, host_us, gbs, copy_gbs, kern_gbs, gbs / copy_gbs, seq_gbs, !bad);
+            }
+        }
+    }
+    if (csv)
+        fclose(csv);
+    if (b.copy4)
+        clReleaseKernel(b.copy4);
+    clReleaseMemObject(b.in);
+    clReleaseMemObject(b.out);
+    free(host_in);
+    free(want);
+    free(got);
+    clprim_context_release(b.ctx);
+    return 0;
+}

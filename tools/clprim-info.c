@@ -1,1 +1,95 @@
-int main(void){return 0;}
+/* clprim-info: every OpenCL platform and device, what clprim sees on each,
+ * and whether each kernel family builds and runs there. */
+#include <clprim.h>
+
+#include <stdio.h>
+#include <string.h>
+
+static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_type t)
+{
+    /* 5 elements: tiny, but every family's kernels build and run */
+    unsigned char buf[5 * 8] = {0};
+    clprim_scan_desc d = {t, CLPRIM_OP_SUM, 0, a};
+    char why[160] = "";
+    clprim_status st;
+    int i;
+    for (i = 0; i < 5; ++i) { /* ones, as int or float of the element's width */
+        if (t == CLPRIM_TYPE_FLOAT) { float one = 1; memcpy(buf + 4 * i, &one, 4); }
+        else if (t == CLPRIM_TYPE_DOUBLE) { double one = 1; memcpy(buf + 8 * i, &one, 8); }
+        else buf[clprim_type_size(t) * i] = 1;
+    }
+    st = clprim_scan_host(ctx, &d, buf, buf, 5);
+    if (st == CLPRIM_SUCCESS) { /* the inclusive sum of five ones ends in 5 */
+        double last = buf[clprim_type_size(t) * 4];
+        float f;
+        if (t == CLPRIM_TYPE_FLOAT) {
+            memcpy(&f, buf + 16, sizeof f);
+            last = f;
+        } else if (t == CLPRIM_TYPE_DOUBLE) {
+            memcpy(&last, buf + 32, sizeof last);
+        }
+        if (last != 5.0) {
+            printf("    scan %-15s %-7s WRONG RESULT (%g, expected 5)\n",
+                   clprim_scan_algorithm_name(a), clprim_type_name(t), last);
+            return;
+        }
+    } else {
+        clprim_context_last_error(ctx, why, sizeof why);
+        for (i = 0; why[i]; ++i)
+            if (why[i] == '\n')
+                why[i] = ' ';
+    }
+    printf("    scan %-15s %-7s %s %s\n", clprim_scan_algorithm_name(a), clprim_type_name(t),
+           st == CLPRIM_SUCCESS ? "ok" : clprim_status_string(st), why);
+}
+
+int main(void)
+{
+    cl_platform_id platforms[16];
+    cl_uint np = 0, p;
+    if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) {
+        printf("no OpenCL platform found\n");
+        return 1;
+    }
+    printf("clprim %s\n", clprim_version_string());
+    for (p = 0; p < np && p < 16; ++p) {
+        cl_device_id devs[16];
+        cl_uint nd = 0, d;
+        clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd);
+        for (d = 0; d < nd && d < 16; ++d) {
+            cl_int err;
+            cl_context c = clCreateContext(NULL, 1, &devs[d], NULL, NULL, &err);
+            clprim_context *ctx = NULL;
+            clprim_device_info i;
+            int a;
+            if (err != CL_SUCCESS || clprim_context_wrap(c, devs[d], NULL, NULL, &ctx) != CLPRIM_SUCCESS) {
+                printf("platform %u device %u: cannot create a context\n", p, d);
+                if (c)
+                    clReleaseContext(c);
+                continue;
+            }
+            clprim_context_device_info(ctx, &i);
+            printf("\n%s / %s\n", i.platform_name, i.device_name);
+            printf("  driver %s, vendor 0x%04x, %u compute units\n", i.driver_version, i.vendor_id,
+                   i.compute_units);
+            printf("  SIMD width %u (%s)\n", i.simd_width, i.simd_source);
+            printf("  local memory %llu bytes, %u banks; max work-group %zu\n",
+                   (unsigned long long)i.local_mem_size, i.local_mem_banks, i.max_work_group_size);
+            printf("  global memory %llu MiB, max allocation %llu MiB\n",
+                   (unsigned long long)(i.global_mem_size >> 20),
+                   (unsigned long long)(i.max_alloc_size >> 20));
+            printf("  fp64 %s, int64 atomics %s, sub-groups %s, inline PTX %s\n",
+                   i.has_fp64 ? "yes" : "no", i.has_int64_atomics ? "yes" : "no",
+                   i.has_subgroups ? "yes" : "no", i.has_nv_ptx ? "yes" : "no");
+            printf("  kernel families:\n");
+            for (a = 1; a < CLPRIM_SCAN_ALGORITHM_COUNT_; ++a)
+                check_family(ctx, (clprim_scan_algorithm)a, CLPRIM_TYPE_INT32);
+            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_INT64);
+            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_FLOAT);
+            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_DOUBLE);
+            clprim_context_release(ctx);
+            clReleaseContext(c);
+        }
+    }
+    return 0;
+}
