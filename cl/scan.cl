@@ -3,6 +3,11 @@
  * uniform add that the hierarchical driver (src/scan.c) runs after the tile
  * totals have been scanned. Tiles past n are padded with the identity.
  *
+ * scan_multilevel also runs as the last pass of reduce-then-scan: scan_reduce
+ * writes each tile's total, the host scans those, and scan_multilevel reads
+ * its tile's prefix (SCAN_READ_CARRY), so the data is read twice and written
+ * once instead of the scan-then-add driver's two reads and two writes.
+ *
  * Tile sizes, which the host must match: kogge_stone and kogge_stone_db
  * WG_SIZE; brent_kung and blelloch 2*WG_SIZE; coarsened WG_SIZE*COARSE_ITEMS;
  * multilevel WG_SIZE*TILE_ITEMS. */
@@ -21,7 +26,8 @@
 
 /* flags */
 #define SCAN_EXCLUSIVE 1u
-#define SCAN_WRITE_SUMS 2u
+#define SCAN_WRITE_SUMS 2u  /* write the tile total to sums[group] */
+#define SCAN_READ_CARRY 4u  /* combine sums[group] (the tiles before) on the left */
 
 #define SCAN_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 /* in and out may be the same buffer: every tile reads all its input before a
@@ -148,13 +154,32 @@ SCAN_KERNEL scan_multilevel(SCAN_ARGS)
         r[j] = run;
     }
     T total;
-    const T prefix = clprim_wg_exscan_value(run, scratch, &total);
+    T prefix = clprim_wg_exscan_value(run, scratch, &total);
+    if (flags & SCAN_READ_CARRY)
+        prefix = OP(sums[sums_off + get_group_id(0)], prefix);
     const int exclusive = (flags & SCAN_EXCLUSIVE) != 0;
     for (uint j = 0; j < TILE_ITEMS; ++j)
         s[PAD(first + j)] = OP(prefix, exclusive ? (j > 0 ? r[j - 1] : (T)(IDENTITY)) : r[j]);
     barrier(CLK_LOCAL_MEM_FENCE);
     clprim_tile_store(out + out_off, s, base, n, TILE_ITEMS);
     if ((flags & SCAN_WRITE_SUMS) && get_local_id(0) == 0)
+        sums[sums_off + get_group_id(0)] = total;
+}
+
+/* Total of each multilevel tile, combined in element order (OP need not be
+ * commutative): transposed through local memory like scan_multilevel, each
+ * work-item folds its consecutive elements, then the work-group folds those. */
+SCAN_KERNEL scan_reduce(global const T *in, ulong in_off, ulong n, global T *sums, ulong sums_off)
+{
+    local T s[PADDED_SIZE(WG_SIZE * TILE_ITEMS)], scratch[CLPRIM_WG_SCAN_SCRATCH];
+    const uint first = get_local_id(0) * TILE_ITEMS;
+    const ulong base = (ulong)get_group_id(0) * (WG_SIZE * TILE_ITEMS);
+    clprim_tile_load(s, in + in_off, base, n, TILE_ITEMS);
+    T run = IDENTITY, total;
+    for (uint j = 0; j < TILE_ITEMS; ++j)
+        run = OP(run, s[PAD(first + j)]);
+    clprim_wg_exscan_value(run, scratch, &total);
+    if (get_local_id(0) == 0)
         sums[sums_off + get_group_id(0)] = total;
 }
 

@@ -37,7 +37,9 @@ static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_devic
     } else if (has_extension(ext, "cl_amd_device_attribute_query")) {
         info->simd_width = query_uint(dev, CLPRIM__DEVICE_WAVEFRONT_WIDTH_AMD);
         info->simd_source = "cl_amd_device_attribute_query (wavefront width)";
-    } else if (has_extension(ext, "cl_intel_required_subgroup_size")) {
+    } else if (has_extension(ext, "cl_intel_required_subgroup_size") &&
+               (info->type & CL_DEVICE_TYPE_GPU)) {
+        /* GPUs only: CPU drivers (PoCL 5) list emulated sizes up to 512 */
         size_t sizes[16] = {0}, bytes = 0, i;
         if (clGetDeviceInfo(dev, CLPRIM__DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes,
                             &bytes) == CL_SUCCESS) {

@@ -7,6 +7,7 @@
 /* cl/scan.cl's flags */
 #define SCAN_EXCLUSIVE 1u
 #define SCAN_WRITE_SUMS 2u
+#define SCAN_READ_CARRY 4u
 
 /* The tile kernel of each algorithm (AUTO resolves to one of the others). */
 static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
@@ -59,6 +60,9 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
 
     while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
         t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
+    /* whole SIMD groups, where the device allows that many work-items */
+    if (t.wg_size < d->simd_width && d->simd_width <= d->max_work_group_size)
+        t.wg_size = d->simd_width;
     while (local_bytes(&t, elem, d->local_mem_banks) > budget) {
         if (t.tile_items > 1 && t.tile_items >= t.coarse_items)
             t.tile_items /= 2;
@@ -105,7 +109,8 @@ static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
 typedef struct scan_run {
     clprim_context *ctx;
     clprim__chain chain;
-    cl_kernel tile_kernel, add_kernel;
+    cl_kernel tile_kernel, add_kernel, reduce_kernel;
+    int reduce_then_scan; /* MULTILEVEL: reduce tiles, scan totals, scan with carry */
     size_t tile, wg;
     cl_mem temp;
 } scan_run;
@@ -134,31 +139,53 @@ static size_t temp_elements(size_t n, size_t tile)
     return total;
 }
 
-/* Scans one level: tiles of in -> out with their totals at temp[temp_off],
- * then (recursively) the totals, exclusively and in place, then the uniform
- * add of each tile's prefix. */
+static clprim_status enqueue_tiles(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem out,
+                                   cl_ulong out_off, cl_ulong n, cl_uint flags, cl_ulong temp_off,
+                                   cl_ulong groups)
+{
+    const cl_mem none = NULL;
+    const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 4};
+    const void *const values[] = {&in, &in_off, &out, &out_off, &n,
+                                  groups > 1 ? &r->temp : &none, &temp_off, &flags};
+    clprim_status st = set_args(r->ctx, r->tile_kernel, 8, sizes, values);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)groups, r->wg);
+    return st;
+}
+
+/* Scans one level of n elements whose tile totals go to temp[temp_off]:
+ *   scan-then-add (the taught driver): scan the tiles writing their totals,
+ *     scan the totals (recursively, exclusive, in place), add each tile's
+ *     prefix to it;
+ *   reduce-then-scan (MULTILEVEL): reduce the tiles to their totals, scan
+ *     those, scan the tiles again starting from their prefix. */
 static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem out,
                                 cl_ulong out_off, cl_ulong n, cl_uint flags, cl_ulong temp_off)
 {
     const cl_ulong groups = (n + r->tile - 1) / r->tile, tile = r->tile;
-    const cl_mem none = NULL;
     clprim_status st;
 
-    if (groups > 1)
-        flags |= SCAN_WRITE_SUMS;
-    {
-        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 4};
-        const void *const values[] = {&in, &in_off, &out, &out_off, &n,
-                                      groups > 1 ? &r->temp : &none, &temp_off, &flags};
-        st = set_args(r->ctx, r->tile_kernel, 8, sizes, values);
+    if (groups == 1)
+        return enqueue_tiles(r, in, in_off, out, out_off, n, flags, temp_off, groups);
+    if (r->reduce_then_scan) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8};
+        const void *const values[] = {&in, &in_off, &n, &r->temp, &temp_off};
+        st = set_args(r->ctx, r->reduce_kernel, 5, sizes, values);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__chain_kernel(r->ctx, &r->chain, r->reduce_kernel, (size_t)groups, r->wg);
+    } else {
+        st = enqueue_tiles(r, in, in_off, out, out_off, n, flags | SCAN_WRITE_SUMS, temp_off,
+                           groups);
     }
     if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)groups, r->wg);
-    if (st != CLPRIM_SUCCESS || groups == 1)
+        st = scan_level(r, r->temp, temp_off, r->temp, temp_off, groups, SCAN_EXCLUSIVE,
+                        temp_off + groups);
+    if (st != CLPRIM_SUCCESS)
         return st;
-    st = scan_level(r, r->temp, temp_off, r->temp, temp_off, groups, SCAN_EXCLUSIVE,
-                    temp_off + groups);
-    if (st == CLPRIM_SUCCESS) {
+    if (r->reduce_then_scan)
+        return enqueue_tiles(r, in, in_off, out, out_off, n, flags | SCAN_READ_CARRY, temp_off,
+                             groups);
+    {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8};
         const void *const values[] = {&out, &out_off, &n, &r->temp, &temp_off, &tile};
         st = set_args(r->ctx, r->add_kernel, 6, sizes, values);
@@ -206,6 +233,9 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel);
     if (st == CLPRIM_SUCCESS)
         st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__program_kernel(ctx, prog, "scan_reduce", &r.reduce_kernel);
+    r.reduce_then_scan = algo == CLPRIM_SCAN_MULTILEVEL;
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
 

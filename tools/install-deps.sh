@@ -1,0 +1,15 @@
+#!/bin/sh
+# Installs what building and testing clprim needs on Debian / Ubuntu: a C
+# compiler, CMake, the OpenCL headers and ICD loader, PoCL (OpenCL on the CPU,
+# so there is always a device), cmocka and clinfo. Skips apt when all are there.
+set -eu
+pkgs="build-essential cmake ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev clinfo"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
