@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 static clprim_context *ctx;
@@ -122,12 +124,63 @@ static void test_three_levels(void **state)
     assert_int_equal(tu_run_case(ctx, &c), 0);
 }
 
+/* n > 2^32 (64-bit indexing in every kernel and in the driver), in place,
+ * where the device can hold 2^32 + 1029 uint32 in one buffer (not on CI's
+ * PoCL). The input is a hash of the index, so the check regenerates it
+ * instead of keeping a second 16 GiB copy. */
+static uint32_t huge_input(uint64_t i, uint64_t salt)
+{
+    uint64_t s = i ^ salt;
+    return (uint32_t)tu_rand(&s);
+}
+
+static void test_more_than_2_32(void **state)
+{
+    const size_t off = 5, n = ((size_t)1 << 32) + 1029, bytes = (off + n) * sizeof(cl_uint);
+    const uint64_t salt = tu_seed();
+    cl_context c = clprim_context_cl_context(ctx);
+    cl_command_queue q = clprim_context_queue(ctx);
+    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO};
+    cl_uint *x, acc = 0;
+    cl_mem b;
+    cl_int err;
+    size_t i, bad = 0;
+    (void)state;
+    if (sizeof(size_t) < 8 || info.max_alloc_size < bytes || info.global_mem_size < bytes + (bytes >> 3)) {
+        printf("# n > 2^32 skipped: %s cannot hold %zu bytes in one buffer\n", info.device_name, bytes);
+        skip();
+    }
+    x = malloc(bytes);
+    if (!x) {
+        printf("# n > 2^32 skipped: no %zu bytes of host memory\n", bytes);
+        skip();
+    }
+    for (i = 0; i < off + n; ++i)
+        x[i] = huge_input(i, salt);
+    b = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, x, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    memset(x, 0xA5, bytes); /* poison the host copy too */
+    assert_int_equal(clprim_scan(ctx, NULL, &d, b, off, b, off, n, 0, NULL, NULL), CLPRIM_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, bytes, x, 0, NULL, NULL), CL_SUCCESS);
+    for (i = 0; i < off; ++i)
+        bad += x[i] != huge_input(i, salt);
+    for (i = 0; i < n; ++i) {
+        acc += huge_input(off + i, salt);
+        if (x[off + i] != acc && bad++ < 5)
+            printf("  element %zu: got %u, expected %u\n", i, x[off + i], acc);
+    }
+    clReleaseMemObject(b);
+    free(x);
+    if (bad)
+        fail_msg("%zu wrong elements (CLPRIM_TEST_SEED=%llu)", bad, (unsigned long long)salt);
+}
+
 static char names[CLPRIM_SCAN_ALGORITHM_COUNT_ * (CLPRIM_TYPE_COUNT_ + 1)][64];
 static param params[CLPRIM_SCAN_ALGORITHM_COUNT_ * (CLPRIM_TYPE_COUNT_ + 1)];
 
 int main(void)
 {
-    struct CMUnitTest tests[CLPRIM_SCAN_ALGORITHM_COUNT_ * (CLPRIM_TYPE_COUNT_ + 1) + 1];
+    struct CMUnitTest tests[CLPRIM_SCAN_ALGORITHM_COUNT_ * (CLPRIM_TYPE_COUNT_ + 1) + 2];
     size_t count = 0;
     int a, t, rc;
 
@@ -156,7 +209,9 @@ int main(void)
     }
     {
         struct CMUnitTest u = {"multilevel_three_levels", test_three_levels, NULL, NULL, NULL};
+        struct CMUnitTest h = {"more_than_2_32", test_more_than_2_32, NULL, NULL, NULL};
         tests[count++] = u;
+        tests[count++] = h;
     }
     rc = _cmocka_run_group_tests("scan", tests, count, NULL, NULL);
     clprim_context_release(ctx);
