@@ -55,9 +55,9 @@ clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
                                    size_t bytes, clprim__pool_buf **buf);
 cl_mem clprim__pool_mem(const clprim__pool_buf *buf);
 /* Lock held. Hands the buffer back; `done` (may be NULL when nothing was
- * enqueued) completes when the last command using it does. */
-void clprim__pool_release(clprim_context *ctx, clprim__pool_buf *buf,
-                          cl_command_queue queue, cl_event done);
+ * enqueued) completes when the last command using it, on `queue`, does. */
+void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,
+                          cl_event done);
 void clprim__pool_destroy(clprim__pool *pool);
 
 /* ---- programs (build.c) ---- */

@@ -95,11 +95,9 @@ cl_mem clprim__pool_mem(const clprim__pool_buf *buf)
     return buf->mem;
 }
 
-void clprim__pool_release(clprim_context *ctx, clprim__pool_buf *buf,
-                          cl_command_queue queue, cl_event done)
+void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,
+                          cl_event done)
 {
-    cl_command_queue_properties props = 0;
-    (void)ctx;
     if (buf->done)
         clReleaseEvent(buf->done);
     buf->done = done;
@@ -109,8 +107,7 @@ void clprim__pool_release(clprim_context *ctx, clprim__pool_buf *buf,
         clReleaseCommandQueue(buf->queue);
     buf->queue = queue;
     clRetainCommandQueue(queue);
-    clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
-    buf->queue_in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    buf->queue_in_order = in_order;
     buf->busy = 0;
 }
 

@@ -250,7 +250,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
 
 cleanup:
     if (buf)
-        clprim__pool_release(ctx, buf, queue, r.chain.last);
+        clprim__pool_release(buf, queue, !r.chain.out_of_order, r.chain.last);
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_end(ctx, &r.chain, event);
     else
@@ -284,10 +284,11 @@ clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, c
         return CLPRIM_INVALID_ARGUMENT;
     if (!d || (unsigned)d->type >= CLPRIM_TYPE_COUNT_ || (n && (!in || !out))) {
         pthread_mutex_lock(&ctx->lock);
-        st = !d || (unsigned)d->type < CLPRIM_TYPE_COUNT_
-                 ? clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL")
-                 : clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
-                                (int)d->type);
+        if (d && (unsigned)d->type >= CLPRIM_TYPE_COUNT_)
+            st = clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                              (int)d->type);
+        else
+            st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
         pthread_mutex_unlock(&ctx->lock);
         return st;
     }
