@@ -15,6 +15,7 @@
 #include "common/elem.clh"
 #include "common/simd.clh"
 #include "common/wg_scan.clh"
+#include "common/lookback.clh"
 #endif
 
 #ifndef COARSE_ITEMS
@@ -28,6 +29,8 @@
 #define SCAN_EXCLUSIVE 1u
 #define SCAN_WRITE_SUMS 2u  /* write the tile total to sums[group] */
 #define SCAN_READ_CARRY 4u  /* combine sums[group] (the tiles before) on the left */
+#define SCAN_DOMINO 8u      /* single pass: wait for the predecessor's prefix only */
+#define SCAN_ONE_TILE 16u   /* single pass: n fits one tile (no ticket, no status) */
 
 #define SCAN_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 /* in and out may be the same buffer: every tile reads all its input before a
@@ -140,31 +143,96 @@ SCAN_KERNEL scan_coarsened(SCAN_ARGS)
 /* The tuned tile: TILE_ITEMS consecutive elements per work-item scanned in
  * registers, the per-work-item totals scanned with SIMD-group shuffles where
  * the device has them (simd.clh). Local memory only transposes the tile so
- * that global loads and stores stay coalesced. */
-SCAN_KERNEL scan_multilevel(SCAN_ARGS)
+ * that global loads and stores stay coalesced.
+ *
+ * First half: loads the tile, leaves each work-item's inclusive run in r and
+ * returns the exclusive prefix of this work-item within the tile (*total:
+ * the tile's total). */
+inline T clprim_tile_scan_begin(local T *s, local T *scratch, global const T *in, ulong base,
+                                ulong n, T *r, T *total)
 {
-    local T s[PADDED_SIZE(WG_SIZE * TILE_ITEMS)], scratch[CLPRIM_WG_SCAN_SCRATCH];
     const uint first = get_local_id(0) * TILE_ITEMS;
-    const ulong base = (ulong)get_group_id(0) * (WG_SIZE * TILE_ITEMS);
-    clprim_tile_load(s, in + in_off, base, n, TILE_ITEMS);
-    T r[TILE_ITEMS];
+    clprim_tile_load(s, in, base, n, TILE_ITEMS);
     T run = IDENTITY;
     for (uint j = 0; j < TILE_ITEMS; ++j) {
         run = OP(run, s[PAD(first + j)]);
         r[j] = run;
     }
-    T total;
-    T prefix = clprim_wg_exscan_value(run, scratch, &total);
-    if (flags & SCAN_READ_CARRY)
-        prefix = OP(sums[sums_off + get_group_id(0)], prefix);
-    const int exclusive = (flags & SCAN_EXCLUSIVE) != 0;
+    return clprim_wg_exscan_value(run, scratch, total);
+}
+
+/* Second half: stores the tile with `prefix` (everything before this
+ * work-item's elements) combined on the left. */
+inline void clprim_tile_scan_end(local T *s, global T *out, ulong base, ulong n, const T *r,
+                                 T prefix, uint exclusive)
+{
+    const uint first = get_local_id(0) * TILE_ITEMS;
     for (uint j = 0; j < TILE_ITEMS; ++j)
         s[PAD(first + j)] = OP(prefix, exclusive ? (j > 0 ? r[j - 1] : (T)(IDENTITY)) : r[j]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    clprim_tile_store(out + out_off, s, base, n, TILE_ITEMS);
+    clprim_tile_store(out, s, base, n, TILE_ITEMS);
+}
+
+SCAN_KERNEL scan_multilevel(SCAN_ARGS)
+{
+    local T s[PADDED_SIZE(WG_SIZE * TILE_ITEMS)], scratch[CLPRIM_WG_SCAN_SCRATCH];
+    const ulong base = (ulong)get_group_id(0) * (WG_SIZE * TILE_ITEMS);
+    T r[TILE_ITEMS], total;
+    T prefix = clprim_tile_scan_begin(s, scratch, in + in_off, base, n, r, &total);
+    if (flags & SCAN_READ_CARRY)
+        prefix = OP(sums[sums_off + get_group_id(0)], prefix);
+    clprim_tile_scan_end(s, out + out_off, base, n, r, prefix, flags & SCAN_EXCLUSIVE);
     if ((flags & SCAN_WRITE_SUMS) && get_local_id(0) == 0)
         sums[sums_off + get_group_id(0)] = total;
 }
+
+/* Single-pass scan: one launch reads the data once and writes it once.
+ * Work-groups take tile indices from an atomic ticket in start order, so a
+ * tile only ever waits for tiles whose work-groups are already running.
+ * Decoupled look-back (Merrill & Garland): a tile publishes its aggregate as
+ * soon as it has it, looks back for its prefix (lookback.clh), publishes its
+ * inclusive prefix, then writes its output. Domino (SCAN_DOMINO): the same
+ * without aggregates, so each tile waits for its predecessor's prefix.
+ * The last tile to finish resets the counters for the next call. */
+#if CLPRIM_SINGLE_PASS
+SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
+                             ulong n, global uchar *state, uint epoch, uint flags)
+{
+    local T s[PADDED_SIZE(WG_SIZE * TILE_ITEMS)], scratch[CLPRIM_WG_SCAN_SCRATCH];
+    local uint ticket;
+    local T carry;
+    const ulong tile = WG_SIZE * TILE_ITEMS, tiles = (n + tile - 1) / tile;
+    const int one_tile = (flags & SCAN_ONE_TILE) != 0;
+    const clprim_tiles st = clprim_tiles_at(state, tiles);
+    if (get_local_id(0) == 0)
+        ticket = one_tile ? 0u : atomic_inc(st.counters);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong t = ticket, base = t * tile;
+    T r[TILE_ITEMS], total;
+    const T prefix = clprim_tile_scan_begin(s, scratch, in + in_off, base, n, r, &total);
+    if (get_local_id(0) == 0) {
+        T before = IDENTITY;
+        if (!one_tile) {
+            if (t > 0) {
+                if (!(flags & SCAN_DOMINO))
+                    clprim_tile_publish(st, t, epoch, TILE_AGGREGATE, total);
+                before = clprim_lookback(st, t, epoch, !(flags & SCAN_DOMINO), in + in_off,
+                                         tile, n);
+            }
+            clprim_tile_publish(st, t, epoch, TILE_PREFIX, OP(before, total));
+            /* the prefix is visible before any of this tile's output (lookback.clh) */
+            clprim_fence_global();
+            if (atomic_inc(st.counters + 1) == tiles - 1) {
+                atomic_xchg(st.counters, 0u);
+                atomic_xchg(st.counters + 1, 0u);
+            }
+        }
+        carry = before;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    clprim_tile_scan_end(s, out + out_off, base, n, r, OP(carry, prefix), flags & SCAN_EXCLUSIVE);
+}
+#endif
 
 /* Total of each multilevel tile, combined in element order (OP need not be
  * commutative): transposed through local memory like scan_multilevel, each

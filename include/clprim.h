@@ -36,7 +36,8 @@
  * Float and double results follow the association order of the chosen
  * algorithm, so they may differ in the last bits from a sequential loop, and
  * between algorithms; for one algorithm, device, n and type they are the same
- * every run (no floating-point atomics are used).
+ * every run (no floating-point atomics are used), except with
+ * DECOUPLED_LOOKBACK (see clprim_scan_algorithm).
  */
 #ifndef CLPRIM_H
 #define CLPRIM_H
@@ -211,6 +212,7 @@ typedef struct clprim_device_info {
   int has_int64_atomics;        /* cl_khr_int64_base_atomics */
   int has_subgroups;            /* cl_khr_subgroups or cl_intel_subgroups */
   int has_nv_ptx;               /* NVIDIA: inline PTX usable in kernels */
+  int has_single_pass;          /* the single-pass scans can run (NVIDIA or 64-bit atomics) */
 } clprim_device_info;
 
 clprim_status clprim_context_device_info(const clprim_context *ctx,
@@ -233,7 +235,24 @@ clprim_status clprim_context_device_info(const clprim_context *ctx,
  *   COARSENED    three-phase: coalesced load to local memory, sequential scan per
  *                work-item, work-group scan of the totals, add back;
  *   MULTILEVEL   the tuned hierarchical scan: many elements per work-item in
- *                registers, SIMD-group (warp) scans of the totals. */
+ *                registers, SIMD-group (warp) scans of the totals, and
+ *                reduce-then-scan (the data is read twice, written once);
+ *   DOMINO       single pass, chained: each tile waits for its predecessor's
+ *                inclusive prefix (tiles taken from an atomic ticket);
+ *   DECOUPLED_LOOKBACK  single pass (Merrill & Garland): tiles publish their
+ *                aggregate at once and look back over predecessors; the data
+ *                is read once and written once.
+ * The single-pass algorithms need cl_khr_int64_base_atomics (or NVIDIA) and
+ * return CLPRIM_UNSUPPORTED otherwise. Their spinning is bounded: a tile that
+ * waits too long computes its predecessor's total itself, so they cannot hang
+ * on devices that do not guarantee progress between work-groups. Float
+ * results of DECOUPLED_LOOKBACK may differ in the last bits from run to run:
+ * a tile combines either a predecessor's prefix or several aggregates,
+ * depending on timing.
+ * AUTO picks a single-pass algorithm only on devices where it has been
+ * measured correct and fast (NVIDIA); the environment variable
+ * CLPRIM_SCAN_SINGLE_PASS=1 / 0 forces AUTO to the single-pass /
+ * multilevel path (for testing). */
 #define CLPRIM_SCAN_ALGORITHM_MAP(XX)                                          \
   XX(AUTO, 0, "auto")                                                          \
   XX(KOGGE_STONE, 1, "kogge-stone")                                            \
@@ -241,7 +260,9 @@ clprim_status clprim_context_device_info(const clprim_context *ctx,
   XX(BRENT_KUNG, 3, "brent-kung")                                              \
   XX(BLELLOCH, 4, "blelloch")                                                  \
   XX(COARSENED, 5, "coarsened")                                                \
-  XX(MULTILEVEL, 6, "multilevel")
+  XX(MULTILEVEL, 6, "multilevel")                                              \
+  XX(DOMINO, 7, "domino")                                                      \
+  XX(DECOUPLED_LOOKBACK, 8, "decoupled-lookback")
 
 typedef enum clprim_scan_algorithm {
 #define CLPRIM_XX_(NAME, num, name) CLPRIM_SCAN_##NAME = num,

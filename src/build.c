@@ -150,7 +150,7 @@ static clprim_status build_once(clprim_context *ctx, const char *file, const cha
                                 clprim__program *p, size_t *max_wg)
 {
     static const char *const common[] = {"common/elem.clh", "common/simd.clh",
-                                         "common/wg_scan.clh"};
+                                         "common/wg_scan.clh", "common/lookback.clh"};
     const clprim__tuning *t = &p->t;
     text src = {0};
     char head[512];
@@ -161,9 +161,11 @@ static clprim_status build_once(clprim_context *ctx, const char *file, const cha
     snprintf(head, sizeof head,
              "#define WG_SIZE %u\n#define COARSE_ITEMS %u\n#define TILE_ITEMS %u\n"
              "#define SIMD_WIDTH %u\n#define LOCAL_BANKS %u\n#define CLPRIM_NV_PTX %d\n"
+             "#define LOOKBACK_SPINS %u\n#define CLPRIM_SINGLE_PASS %d\n"
              "#define CLPRIM_ASSEMBLED 1\n",
              t->wg_size, t->coarse_items, t->tile_items, ctx->info.simd_width,
-             ctx->info.local_mem_banks, ctx->info.has_nv_ptx);
+             ctx->info.local_mem_banks, ctx->info.has_nv_ptx, t->lookback_spins,
+             ctx->info.has_single_pass);
     text_str(&src, defines);
     text_str(&src, head);
     for (k = 0; k < sizeof common / sizeof common[0] && st == CLPRIM_SUCCESS; ++k)
@@ -214,8 +216,8 @@ clprim_status clprim__program_get(clprim_context *ctx, const char *file, const c
     key = malloc(key_size);
     if (!key)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-    snprintf(key, key_size, "%s|%u|%u|%u|%s", file, t->wg_size, t->coarse_items,
-             t->tile_items, defines);
+    snprintf(key, key_size, "%s|%u|%u|%u|%u|%s", file, t->wg_size, t->coarse_items,
+             t->tile_items, t->lookback_spins, defines);
     for (p = ctx->programs; p; p = p->next)
         if (strcmp(p->key, key) == 0) {
             free(key);

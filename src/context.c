@@ -368,6 +368,21 @@ clprim_status clprim__chain_begin(clprim__chain *c, cl_command_queue queue, cl_u
     return err;
 }
 
+clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem, size_t bytes)
+{
+    const cl_uint zero = 0;
+    cl_event ev = NULL;
+    cl_int err = clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0, bytes,
+                                     c->last ? (c->out_of_order ? 1 : 0) : c->num_wait,
+                                     c->last ? (c->out_of_order ? &c->last : NULL) : c->wait, &ev);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "clEnqueueFillBuffer failed: %s", clprim_status_string(err));
+    if (c->last)
+        clReleaseEvent(c->last);
+    c->last = ev;
+    return CLPRIM_SUCCESS;
+}
+
 clprim_status clprim__chain_kernel(clprim_context *ctx, clprim__chain *c, cl_kernel k,
                                    size_t groups, size_t wg_size)
 {

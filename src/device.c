@@ -89,6 +89,8 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
         has_extension(ext, "cl_khr_subgroups") || has_extension(ext, "cl_intel_subgroups");
     info->has_nv_ptx = info->vendor_id == VENDOR_NVIDIA &&
                        has_extension(ext, "cl_nv_device_attribute_query");
+    /* the single-pass status protocol needs 64-bit atomics or PTX (lookback.clh) */
+    info->has_single_pass = info->has_nv_ptx || info->has_int64_atomics;
     /* NVIDIA and AMD GPUs have 32 local-memory banks; elsewhere 32 is a safe
      * choice: padding by it never hurts more than one slot in 32. */
     info->local_mem_banks = 32;

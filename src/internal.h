@@ -34,6 +34,7 @@ typedef struct clprim__tuning {
     unsigned wg_size;      /* work-items per work-group (power of two, multiple of SIMD width) */
     unsigned coarse_items; /* elements per work-item of the taught coarsened scan */
     unsigned tile_items;   /* elements per work-item of the tuned multilevel tile */
+    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
     clprim_scan_algorithm scan_auto; /* what AUTO runs */
     const char *source;    /* which tuning row, and where its numbers came from */
 } clprim__tuning;
@@ -54,6 +55,12 @@ typedef struct clprim__pool {
 clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
                                    size_t bytes, clprim__pool_buf **buf);
 cl_mem clprim__pool_mem(const clprim__pool_buf *buf);
+size_t clprim__pool_size(const clprim__pool_buf *buf);
+/* Single-pass scans keep tile status in a pooled buffer from call to call,
+ * told apart by an epoch. Returns this call's epoch (>= 1); sets *needs_zero
+ * when the contents are unknown (new buffer, last used for other data, or the
+ * epoch wrapped) and the caller must zero-fill it before use. */
+cl_uint clprim__pool_epoch(clprim__pool_buf *buf, int *needs_zero);
 /* Lock held. Hands the buffer back; `done` (may be NULL when nothing was
  * enqueued) completes when the last command using it, on `queue`, does. */
 void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,
@@ -138,6 +145,8 @@ typedef struct clprim__chain {
 
 clprim_status clprim__chain_begin(clprim__chain *c, cl_command_queue queue,
                                   cl_uint num_wait, const cl_event *wait);
+clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem,
+                                 size_t bytes);
 clprim_status clprim__chain_kernel(clprim_context *ctx, clprim__chain *c, cl_kernel k,
                                    size_t groups, size_t wg_size);
 /* Gives the chain's last event to *event (or a marker on the wait list when

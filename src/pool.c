@@ -16,6 +16,8 @@ struct clprim__pool_buf {
     cl_command_queue queue; /* retained, so that its address cannot be reused */
     int queue_in_order;
     cl_event done;          /* retained, or NULL */
+    cl_uint epoch;          /* single-pass status epoch; 0: contents unknown */
+    int stateful;           /* this use keeps single-pass status in it */
     clprim__pool_buf *next;
 };
 
@@ -66,6 +68,7 @@ clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
     }
     if (best) {
         best->busy = 1;
+        best->stateful = 0;
         *out = best;
         return CLPRIM_SUCCESS;
     }
@@ -95,6 +98,20 @@ cl_mem clprim__pool_mem(const clprim__pool_buf *buf)
     return buf->mem;
 }
 
+size_t clprim__pool_size(const clprim__pool_buf *buf)
+{
+    return buf->size;
+}
+
+cl_uint clprim__pool_epoch(clprim__pool_buf *buf, int *needs_zero)
+{
+    /* state words hold the epoch in 30 bits */
+    *needs_zero = buf->epoch == 0 || buf->epoch >= (1u << 30) - 1;
+    buf->epoch = *needs_zero ? 1 : buf->epoch + 1;
+    buf->stateful = 1;
+    return buf->epoch;
+}
+
 void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,
                           cl_event done)
 {
@@ -108,6 +125,8 @@ void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_
     buf->queue = queue;
     clRetainCommandQueue(queue);
     buf->queue_in_order = in_order;
+    if (!buf->stateful)
+        buf->epoch = 0; /* other data overwrote any status */
     buf->busy = 0;
 }
 

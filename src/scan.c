@@ -2,12 +2,15 @@
  * every work-group algorithm of cl/scan.cl to any n. */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* cl/scan.cl's flags */
 #define SCAN_EXCLUSIVE 1u
 #define SCAN_WRITE_SUMS 2u
 #define SCAN_READ_CARRY 4u
+#define SCAN_DOMINO 8u
+#define SCAN_ONE_TILE 16u
 
 /* The tile kernel of each algorithm (AUTO resolves to one of the others). */
 static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
@@ -17,7 +20,37 @@ static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
     [CLPRIM_SCAN_BLELLOCH] = "scan_blelloch",
     [CLPRIM_SCAN_COARSENED] = "scan_coarsened",
     [CLPRIM_SCAN_MULTILEVEL] = "scan_multilevel",
+    [CLPRIM_SCAN_DOMINO] = "scan_single_pass",
+    [CLPRIM_SCAN_DECOUPLED_LOOKBACK] = "scan_single_pass",
 };
+
+static int is_single_pass(clprim_scan_algorithm a)
+{
+    return a == CLPRIM_SCAN_DOMINO || a == CLPRIM_SCAN_DECOUPLED_LOOKBACK;
+}
+
+/* AUTO: the tuning table's choice, unless CLPRIM_SCAN_SINGLE_PASS forces the
+ * single-pass (1) or multilevel (0) path; never a path the device cannot run. */
+static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clprim__tuning *t)
+{
+    const char *force = getenv("CLPRIM_SCAN_SINGLE_PASS");
+    clprim_scan_algorithm a = t->scan_auto;
+    if (force && *force == '1')
+        a = CLPRIM_SCAN_DECOUPLED_LOOKBACK;
+    else if (force && *force == '0')
+        a = CLPRIM_SCAN_MULTILEVEL;
+    if (is_single_pass(a) && !ctx->info.has_single_pass)
+        a = CLPRIM_SCAN_MULTILEVEL;
+    return a;
+}
+
+/* Bytes of single-pass status for `tiles` tiles (layout: cl/common/lookback.clh). */
+static size_t single_pass_state_bytes(size_t tiles, size_t elem)
+{
+    if (elem == 4)
+        return 16 + tiles * 8;
+    return 16 + ((tiles * 4 + 7) & ~(size_t)7) + 2 * tiles * elem;
+}
 
 /* Elements one work-group scans (must match cl/scan.cl). */
 static size_t tile_size(clprim_scan_algorithm a, const clprim__tuning *t)
@@ -60,6 +93,12 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
 
     while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
         t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
+    /* testing knob: a small bound makes nearly every look-back take the
+     * fallback, which otherwise only stalled devices reach */
+    if (getenv("CLPRIM_LOOKBACK_SPINS"))
+        t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
+    if (t.lookback_spins < 1)
+        t.lookback_spins = 1;
     /* whole SIMD groups, where the device allows that many work-items */
     if (t.wg_size < d->simd_width && d->simd_width <= d->max_work_group_size)
         t.wg_size = d->simd_width;
@@ -93,6 +132,10 @@ static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
     if ((unsigned)d->algorithm >= CLPRIM_SCAN_ALGORITHM_COUNT_)
         return clprim__fail(ctx, CLPRIM_UNKNOWN_ALGORITHM,
                             "desc->algorithm %d is not a clprim_scan_algorithm", (int)d->algorithm);
+    if (is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "%s needs cl_khr_int64_base_atomics, which %s lacks",
+                            clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
     if (d->type == CLPRIM_TYPE_DOUBLE && !ctx->info.has_fp64)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double needs cl_khr_fp64, which %s lacks",
                             ctx->info.device_name);
@@ -195,6 +238,36 @@ static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem 
     return st;
 }
 
+/* One launch: tiles take indices from the ticket in the status buffer. */
+static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_mem in,
+                                      cl_ulong in_off, cl_mem out, cl_ulong out_off, cl_ulong n,
+                                      cl_uint flags)
+{
+    const cl_ulong tiles = (n + r->tile - 1) / r->tile;
+    const cl_mem none = NULL;
+    cl_mem mem = state ? clprim__pool_mem(state) : NULL;
+    cl_uint epoch = 0;
+    clprim_status st = CLPRIM_SUCCESS;
+
+    if (tiles == 1) {
+        flags |= SCAN_ONE_TILE;
+    } else {
+        int needs_zero;
+        epoch = clprim__pool_epoch(state, &needs_zero);
+        if (needs_zero)
+            st = clprim__chain_fill(r->ctx, &r->chain, mem, clprim__pool_size(state));
+    }
+    if (st == CLPRIM_SUCCESS) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 4, 4};
+        const void *const values[] = {&in, &in_off, &out, &out_off, &n,
+                                      tiles > 1 ? &mem : &none, &epoch, &flags};
+        st = set_args(r->ctx, r->tile_kernel, 8, sizes, values);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)tiles, r->wg);
+    return st;
+}
+
 static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
                                  const clprim_scan_desc *d, cl_mem in, size_t in_off, cl_mem out,
                                  size_t out_off, size_t n, cl_uint num_wait, const cl_event *wait,
@@ -227,12 +300,25 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     t = *clprim__program_tuning(prog);
-    algo = d->algorithm == CLPRIM_SCAN_AUTO ? t.scan_auto : d->algorithm;
+    algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t) : d->algorithm;
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
     st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+    if (is_single_pass(algo)) {
+        const size_t tiles = (n + r.tile - 1) / r.tile;
+        if (tiles > 1) {
+            st = clprim__pool_acquire(ctx, queue, single_pass_state_bytes(tiles, elem), &buf);
+            if (st != CLPRIM_SUCCESS)
+                goto cleanup;
+        }
+        st = scan_single_pass(&r, buf, in, in_off, out, out_off, n,
+                              (d->exclusive ? SCAN_EXCLUSIVE : 0) |
+                                  (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0));
+        goto cleanup;
+    }
+    st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
     if (st == CLPRIM_SUCCESS)
         st = clprim__program_kernel(ctx, prog, "scan_reduce", &r.reduce_kernel);
     r.reduce_then_scan = algo == CLPRIM_SCAN_MULTILEVEL;

@@ -2,7 +2,13 @@
  * chosen. Rows are data, matched most specific first (device name, then
  * vendor, then device type, then the default); each says where its numbers
  * came from. The values are clamped later to what the device and each kernel
- * allow (build.c, scan.c). */
+ * allow (build.c, scan.c).
+ *
+ * Look-back spins: 4096 polls of a predecessor's status (about a millisecond
+ * on a GPU, far longer than a running tile needs) before a tile computes the
+ * predecessor's total itself; only devices that stall a running work-group
+ * ever reach it. AUTO runs a single-pass scan only where it was measured
+ * correct and fastest (README's performance table). */
 #include "internal.h"
 
 #include <string.h>
@@ -20,19 +26,19 @@ static const tuning_row rows[] = {
      * starting point, checked with clprim-bench on the H100 (README). 8-byte
      * elements get half the items so the tile stays at 32 KiB of local memory. */
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
-     {256, 8, 8, CLPRIM_SCAN_MULTILEVEL, "NVIDIA GPU, 8-byte elements"}},
+     {256, 8, 8, 4096, CLPRIM_SCAN_DECOUPLED_LOOKBACK, "NVIDIA GPU, 8-byte elements"}},
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 16, CLPRIM_SCAN_MULTILEVEL, "NVIDIA GPU"}},
+     {256, 8, 16, 4096, CLPRIM_SCAN_DECOUPLED_LOOKBACK, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {0x1002, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 8, CLPRIM_SCAN_MULTILEVEL, "AMD GPU (unmeasured guess)"}},
+     {256, 8, 8, 4096, CLPRIM_SCAN_MULTILEVEL, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
     {0, NULL, CL_DEVICE_TYPE_CPU, 0,
-     {64, 8, 16, CLPRIM_SCAN_MULTILEVEL, "CPU (PoCL; unmeasured guess)"}},
+     {64, 8, 16, 4096, CLPRIM_SCAN_MULTILEVEL, "CPU (PoCL; unmeasured guess)"}},
     /* anything else */
-    {0, NULL, 0, 0, {128, 8, 8, CLPRIM_SCAN_MULTILEVEL, "default (unmeasured guess)"}},
+    {0, NULL, 0, 0, {128, 8, 8, 4096, CLPRIM_SCAN_MULTILEVEL, "default (unmeasured guess)"}},
 };
 
 clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_size)

@@ -2,6 +2,7 @@
  * over edge sizes (0, 1, 2^k - 1, 2^k, 2^k + 1 around every SIMD width,
  * work-group size and tile clprim can choose, all powers of two), a random
  * medium size, and random large sizes; with offsets and in place. */
+#define _POSIX_C_SOURCE 200809L
 #include "common/testutil.h"
 
 #include <setjmp.h>
@@ -124,6 +125,34 @@ static void test_three_levels(void **state)
     assert_int_equal(tu_run_case(ctx, &c), 0);
 }
 
+/* The single-pass fallback: with one poll before giving up, nearly every
+ * look-back computes its predecessors' totals from their input, including in
+ * place, where the predecessor may be writing its output meanwhile. */
+static void test_single_pass_fallback(void **state)
+{
+    clprim_context *c = NULL;
+    uint64_t s = tu_seed() ^ 0xfa11bac;
+    size_t failures = 0, i;
+    (void)state;
+    if (!info.has_single_pass)
+        skip();
+    setenv("CLPRIM_LOOKBACK_SPINS", "1", 1);
+    assert_int_equal(clprim_context_create(NULL, &c), CLPRIM_SUCCESS);
+    unsetenv("CLPRIM_LOOKBACK_SPINS");
+    for (i = 0; i < 12; ++i) {
+        static const clprim_type types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT64, CLPRIM_TYPE_FLOAT};
+        tu_case k = {i % 2 ? CLPRIM_SCAN_DOMINO : CLPRIM_SCAN_DECOUPLED_LOOKBACK,
+                     types[(i / 2) % 3], CLPRIM_OP_SUM, (int)(i / 6), 0, 0, 0, 0, 0};
+        k.n = ((size_t)1 << 16) + tu_rand(&s) % ((size_t)1 << 21);
+        shape(&k, i, &s);
+        failures += tu_run_case(c, &k) != 0;
+    }
+    clprim_context_release(c);
+    if (failures)
+        fail_msg("%zu fallback cases failed (CLPRIM_TEST_SEED=%llu)", failures,
+                 (unsigned long long)tu_seed());
+}
+
 /* n > 2^32 (64-bit indexing in every kernel and in the driver), in place,
  * where the device can hold 2^32 + 1029 uint32 in one buffer (not on CI's
  * PoCL). The input is a hash of the index, so the check regenerates it
@@ -180,7 +209,7 @@ static param params[CLPRIM_SCAN_ALGORITHM_COUNT_ * (CLPRIM_TYPE_COUNT_ + 1)];
 
 int main(void)
 {
-    struct CMUnitTest tests[CLPRIM_SCAN_ALGORITHM_COUNT_ * (CLPRIM_TYPE_COUNT_ + 1) + 2];
+    struct CMUnitTest tests[CLPRIM_SCAN_ALGORITHM_COUNT_ * (CLPRIM_TYPE_COUNT_ + 1) + 3];
     size_t count = 0;
     int a, t, rc;
 
@@ -210,8 +239,10 @@ int main(void)
     {
         struct CMUnitTest u = {"multilevel_three_levels", test_three_levels, NULL, NULL, NULL};
         struct CMUnitTest h = {"more_than_2_32", test_more_than_2_32, NULL, NULL, NULL};
+        struct CMUnitTest f = {"single_pass_fallback", test_single_pass_fallback, NULL, NULL, NULL};
         tests[count++] = u;
         tests[count++] = h;
+        tests[count++] = f;
     }
     rc = _cmocka_run_group_tests("scan", tests, count, NULL, NULL);
     clprim_context_release(ctx);

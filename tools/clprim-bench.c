@@ -10,7 +10,10 @@
  * medians of (a) device time from a marker enqueued just before the call to
  * the end of its last command (profiling events) and (b) host wall-clock of
  * one call plus clFinish. Every result is verified against a host loop.
- * GB/s counts bytes read plus written (2 n sizeof(T)), like the copy column. */
+ * GB/s counts bytes read plus written (2 n sizeof(T)), like the copy column;
+ * host/cp is the call's host wall-clock over that of one clEnqueueCopyBuffer
+ * of the same bytes (what small n costs, launches included).
+ * tools/plot-bench.sh turns the CSV into a PNG chart. */
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
 
@@ -64,19 +67,26 @@ typedef struct bench {
     int reps;
 } bench;
 
-/* Median device time of clEnqueueCopyBuffer, and of the float4 copy kernel. */
-static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us)
+/* Median device time of clEnqueueCopyBuffer and of the float4 copy kernel,
+ * and host wall-clock of one clEnqueueCopyBuffer plus clFinish. */
+static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
+                        double *copy_host_us)
 {
-    double t[MAX_REPS], k[MAX_REPS];
+    double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS];
     cl_ulong count = bytes / 16;
     size_t global = ((size_t)count + 255) / 256 * 256, local = 256;
     int r, nk = 0;
     for (r = -2; r < b->reps; ++r) {
         cl_event ev = NULL;
+        double t0;
+        clFinish(b->q);
+        t0 = now_us();
         clEnqueueCopyBuffer(b->q, b->in, b->out, 0, 0, bytes, 0, NULL, &ev);
-        clWaitForEvents(1, &ev);
-        if (r >= 0)
+        clFinish(b->q);
+        if (r >= 0) {
+            h[r] = now_us() - t0;
             t[r] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
+        }
         clReleaseEvent(ev);
         if (b->copy4 && bytes % 16 == 0) {
             clSetKernelArg(b->copy4, 0, sizeof b->in, &b->in);
@@ -92,6 +102,7 @@ static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_
         }
     }
     *copy_us = median(t, b->reps);
+    *copy_host_us = median(h, b->reps);
     *kernel_us = nk ? median(k, nk) : NAN;
 }
 
@@ -235,16 +246,17 @@ int main(int argc, char **argv)
     }
     if (csv)
         fprintf(csv, "device,driver,type,op,mode,algorithm,n,device_us,host_us,gbs,"
-                     "copy_buffer_gbs,copy_kernel_gbs,ratio_to_copy,seq_c_gbs,verified\n");
+                     "copy_buffer_gbs,copy_kernel_gbs,ratio_to_copy,seq_c_gbs,copy_host_us,"
+                     "host_vs_copy,verified\n");
     printf("# %s / %s, driver %s\n# %s %s %s; GB/s = 2 n sizeof(T) / median device time\n",
            info.platform_name, info.device_name, info.driver_version, clprim_type_name(type),
            clprim_op_name(op), exclusive ? "exclusive" : "inclusive");
-    printf("%-10s %-15s %10s %10s %9s %9s %7s %9s %s\n", "n", "algorithm", "device_us", "host_us",
-           "GB/s", "copy GB/s", "ratio", "seq GB/s", "ok");
+    printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %8s %s\n", "n", "algorithm", "device_us",
+           "host_us", "GB/s", "copy GB/s", "ratio", "seq GB/s", "host/cp", "ok");
 
     for (s = 0; s < count; ++s) {
         const size_t n = sizes[s], bytes = n * elem;
-        double copy_us, kernel_us, seq_us, t0;
+        double copy_us, kernel_us, copy_host_us, seq_us, t0;
         /* fresh random data per size: small values keep float sums meaningful */
         for (i = 0; (size_t)i < bytes; ++i) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -255,7 +267,7 @@ int main(int argc, char **argv)
         if (type == CLPRIM_TYPE_DOUBLE)
             for (size_t j = 0; j < n; ++j) ((double *)(void *)host_in)[j] = (double)(host_in[j * 8] % 17) / 8.0 - 1.0;
         clEnqueueWriteBuffer(b.q, b.in, CL_TRUE, 0, bytes, host_in, 0, NULL, NULL);
-        time_copies(&b, bytes, &copy_us, &kernel_us);
+        time_copies(&b, bytes, &copy_us, &kernel_us, &copy_host_us);
         t0 = now_us();
         host_scan(type, op, exclusive, host_in, want, n);
         seq_us = now_us() - t0;
@@ -286,7 +298,7 @@ int main(int argc, char **argv)
             if (!ok) {
                 char why[512];
                 clprim_context_last_error(b.ctx, why, sizeof why);
-                printf("%-10zu %-15s failed: %s\n", n, name, why);
+                printf("%-10zu %-18s failed: %s\n", n, name, why);
                 continue;
             }
             dev_us = median(dev, b.reps);
@@ -296,13 +308,16 @@ int main(int argc, char **argv)
             {
                 double gbs = 2.0 * bytes / dev_us / 1e3, copy_gbs = 2.0 * bytes / copy_us / 1e3;
                 double kern_gbs = 2.0 * bytes / kernel_us / 1e3, seq_gbs = 2.0 * bytes / seq_us / 1e3;
-                printf("%-10zu %-15s %10.1f %10.1f %9.1f %9.1f %7.3f %9.2f %s\n", n, name, dev_us,
-                       host_us, gbs, copy_gbs, gbs / copy_gbs, seq_gbs, bad ? "WRONG" : "ok");
+                printf("%-10zu %-18s %10.1f %10.1f %9.1f %9.1f %7.3f %9.2f %8.2f %s\n", n, name,
+                       dev_us, host_us, gbs, copy_gbs, gbs / copy_gbs, seq_gbs,
+                       host_us / copy_host_us, bad ? "WRONG" : "ok");
                 if (csv)
-                    fprintf(csv, "\"%s\",\"%s\",%s,%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f,%d\n",
+                    fprintf(csv, "\"%s\",\"%s\",%s,%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f,"
+                                 "%.2f,%.3f,%d\n",
                             info.device_name, info.driver_version, clprim_type_name(type),
                             clprim_op_name(op), exclusive ? "exclusive" : "inclusive", name, n,
-                            dev_us, host_us, gbs, copy_gbs, kern_gbs, gbs / copy_gbs, seq_gbs, !bad);
+                            dev_us, host_us, gbs, copy_gbs, kern_gbs, gbs / copy_gbs, seq_gbs,
+                            copy_host_us, host_us / copy_host_us, !bad);
             }
         }
     }

@@ -78,9 +78,10 @@ int main(void)
             printf("  global memory %llu MiB, max allocation %llu MiB\n",
                    (unsigned long long)(i.global_mem_size >> 20),
                    (unsigned long long)(i.max_alloc_size >> 20));
-            printf("  fp64 %s, int64 atomics %s, sub-groups %s, inline PTX %s\n",
+            printf("  fp64 %s, int64 atomics %s, sub-groups %s, inline PTX %s, single-pass scan %s\n",
                    i.has_fp64 ? "yes" : "no", i.has_int64_atomics ? "yes" : "no",
-                   i.has_subgroups ? "yes" : "no", i.has_nv_ptx ? "yes" : "no");
+                   i.has_subgroups ? "yes" : "no", i.has_nv_ptx ? "yes" : "no",
+                   i.has_single_pass ? "yes" : "no");
             printf("  kernel families:\n");
             for (a = 1; a < CLPRIM_SCAN_ALGORITHM_COUNT_; ++a)
                 check_family(ctx, (clprim_scan_algorithm)a, CLPRIM_TYPE_INT32);

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Draws clprim-bench's CSV as a PNG: GB/s against n (log scale), one line per
+# algorithm, and the device's clEnqueueCopyBuffer bandwidth measured in the
+# same run as the ceiling.   usage: tools/plot-bench.sh bench.csv bench.png
+set -eu
+csv=$1 png=$2
+command -v gnuplot >/dev/null || { echo "plot-bench.sh: gnuplot is not installed" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# CSV columns: 6 algorithm, 7 n, 10 GB/s, 11 copy GB/s (see clprim-bench.c)
+title=$(awk -F, 'NR == 2 { gsub(/"/, "", $1); gsub(/"/, "", $2); print $1 ", driver " $2 ", " $3 " " $4 " " $5 }' "$csv")
+algos=$(awk -F, 'NR > 1 { print $6 }' "$csv" | awk '!seen[$0]++')
+awk -F, 'NR > 1 && !seen[$7]++ { print $7, $11 }' "$csv" | sort -n > "$tmp/copy.dat"
+plot="'$tmp/copy.dat' using 1:2 with lines dashtype 2 linewidth 2 linecolor rgb 'black' title 'clEnqueueCopyBuffer'"
+for a in $algos; do
+  awk -F, -v a="$a" 'NR > 1 && $6 == a { print $7, $10 }' "$csv" | sort -n > "$tmp/$a.dat"
+  plot="$plot, '$tmp/$a.dat' using 1:2 with linespoints linewidth 2 title '$a'"
+done
+gnuplot <<GP
+set terminal pngcairo size 1100,700 font ",11"
+set output "$png"
+set title "$title"
+set logscale x 2
+set format x "2^{%L}"
+set xlabel "n (elements)"
+set ylabel "GB/s (bytes read + written)"
+set key left top
+set grid
+plot $plot
+GP
+echo "wrote $png"
