@@ -210,24 +210,34 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
     const ulong t = ticket, base = t * tile;
     T r[TILE_ITEMS], total;
     const T prefix = clprim_tile_scan_begin(s, scratch, in + in_off, base, n, r, &total);
-    if (get_local_id(0) == 0) {
+    /* the first SIMD group (or work-item 0) looks back */
+    const uint lid = get_local_id(0);
+    const int domino = (flags & SCAN_DOMINO) != 0;
+    if (lid < 32) {
         T before = IDENTITY;
-        if (!one_tile) {
-            if (t > 0) {
-                if (!(flags & SCAN_DOMINO))
-                    clprim_tile_publish(st, t, epoch, TILE_AGGREGATE, total);
-                before = clprim_lookback(st, t, epoch, !(flags & SCAN_DOMINO), in + in_off,
-                                         tile, n);
-            }
-            clprim_tile_publish(st, t, epoch, TILE_PREFIX, OP(before, total));
-            /* the prefix is visible before any of this tile's output (lookback.clh) */
-            clprim_fence_global();
-            if (atomic_inc(st.counters + 1) == tiles - 1) {
-                atomic_xchg(st.counters, 0u);
-                atomic_xchg(st.counters + 1, 0u);
-            }
+        if (!one_tile && t > 0) {
+            if (!domino && lid == 0)
+                clprim_tile_publish(st, t, epoch, TILE_AGGREGATE, total);
+#if CLPRIM_SIMD_SHUFFLE
+            if (!domino)
+                before = clprim_lookback_warp(st, t, epoch, in + in_off, tile, n);
+            else
+#endif
+            if (lid == 0)
+                before = clprim_lookback(st, t, epoch, !domino, in + in_off, tile, n);
         }
-        carry = before;
+        if (lid == 0) {
+            if (!one_tile) {
+                clprim_tile_publish(st, t, epoch, TILE_PREFIX, OP(before, total));
+                /* the prefix is visible before any of this tile's output (lookback.clh) */
+                clprim_fence_global();
+                if (atomic_inc(st.counters + 1) == tiles - 1) {
+                    atomic_xchg(st.counters, 0u);
+                    atomic_xchg(st.counters + 1, 0u);
+                }
+            }
+            carry = before;
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     clprim_tile_scan_end(s, out + out_off, base, n, r, OP(carry, prefix), flags & SCAN_EXCLUSIVE);

@@ -365,6 +365,7 @@ clprim_status clprim__chain_begin(clprim__chain *c, cl_command_queue queue, cl_u
     c->num_wait = num_wait;
     c->wait = wait;
     c->last = NULL;
+    c->need_events = c->out_of_order;
     return err;
 }
 
@@ -374,7 +375,8 @@ clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem m
     cl_event ev = NULL;
     cl_int err = clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0, bytes,
                                      c->last ? (c->out_of_order ? 1 : 0) : c->num_wait,
-                                     c->last ? (c->out_of_order ? &c->last : NULL) : c->wait, &ev);
+                                     c->last ? (c->out_of_order ? &c->last : NULL) : c->wait,
+                                     c->need_events ? &ev : NULL);
     if (err != CL_SUCCESS)
         return clprim__fail(ctx, err, "clEnqueueFillBuffer failed: %s", clprim_status_string(err));
     if (c->last)
@@ -393,11 +395,11 @@ clprim_status clprim__chain_kernel(clprim_context *ctx, clprim__chain *c, cl_ker
      * (implied by an in-order queue, explicit on an out-of-order one) */
     if (!c->last)
         err = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg_size, c->num_wait,
-                                     c->wait, &ev);
+                                     c->wait, c->need_events ? &ev : NULL);
     else
         err = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg_size,
                                      c->out_of_order ? 1 : 0, c->out_of_order ? &c->last : NULL,
-                                     &ev);
+                                     c->need_events ? &ev : NULL);
     if (err != CL_SUCCESS)
         return clprim__fail(ctx, err, "clEnqueueNDRangeKernel failed: %s", clprim_status_string(err));
     if (c->last)

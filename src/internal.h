@@ -141,6 +141,8 @@ typedef struct clprim__chain {
     cl_uint num_wait;      /* caller's wait list, for the first command */
     const cl_event *wait;
     cl_event last;         /* event of the last command enqueued, or NULL */
+    int need_events;       /* keep events (out-of-order queue, caller's event,
+                              pooled memory to hand back); else none are made */
 } clprim__chain;
 
 clprim_status clprim__chain_begin(clprim__chain *c, cl_command_queue queue,

@@ -287,6 +287,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     st = validate(ctx, &queue, d, in, in_off, out, out_off, n, num_wait, wait);
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_begin(&r.chain, queue, num_wait, wait);
+    r.chain.need_events |= event != NULL;
     if (st != CLPRIM_SUCCESS || n == 0)
         goto cleanup;
 
@@ -312,6 +313,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
             st = clprim__pool_acquire(ctx, queue, single_pass_state_bytes(tiles, elem), &buf);
             if (st != CLPRIM_SUCCESS)
                 goto cleanup;
+            r.chain.need_events = 1;
         }
         st = scan_single_pass(&r, buf, in, in_off, out, out_off, n,
                               (d->exclusive ? SCAN_EXCLUSIVE : 0) |
@@ -331,6 +333,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
         if (st != CLPRIM_SUCCESS)
             goto cleanup;
         r.temp = clprim__pool_mem(buf);
+        r.chain.need_events = 1;
     }
     st = scan_level(&r, in, in_off, out, out_off, n, d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
 

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -182,32 +183,36 @@ static void test_no_device(void **state)
  * message, and the same context works once the source is good again. */
 static void test_build_failure(void **state)
 {
-    char dir[] = "/tmp/clprim-broken-XXXXXX", path[512], msg[4096];
-    static const char *const common[] = {"elem.clh", "simd.clh", "wg_scan.clh"};
+    char dir[] = "/tmp/clprim-broken-XXXXXX", path[1024], msg[4096];
+    char src_dir[] = CLPRIM_SOURCE_DIR "/cl/common";
     clprim_context *c = NULL;
-    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_MIN, 0, CLPRIM_SCAN_AUTO};
+    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_MIN, 0, CLPRIM_SCAN_MULTILEVEL};
     cl_uint x[3] = {3, 1, 2};
+    DIR *common;
+    struct dirent *e;
     FILE *f;
-    size_t i;
     (void)state;
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/common", dir);
     assert_int_equal(mkdir(path, 0700), 0);
-    for (i = 0; i < 3; ++i) { /* the real common headers, the broken kernel file */
-        char src[512], buf[4096];
+    /* the real common headers, a broken kernel file */
+    assert_non_null(common = opendir(src_dir));
+    while ((e = readdir(common)) != NULL) {
+        char src[1024], buf[4096];
         FILE *in;
         size_t got;
-        snprintf(src, sizeof src, "%s/cl/common/%s", CLPRIM_SOURCE_DIR, common[i]);
-        snprintf(path, sizeof path, "%s/common/%s", dir, common[i]);
-        in = fopen(src, "rb");
-        f = fopen(path, "wb");
-        assert_non_null(in);
-        assert_non_null(f);
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(src, sizeof src, "%s/%s", src_dir, e->d_name);
+        snprintf(path, sizeof path, "%s/common/%s", dir, e->d_name);
+        assert_non_null(in = fopen(src, "rb"));
+        assert_non_null(f = fopen(path, "wb"));
         while ((got = fread(buf, 1, sizeof buf, in)) > 0)
             fwrite(buf, 1, got, f);
         fclose(in);
         fclose(f);
     }
+    closedir(common);
     snprintf(path, sizeof path, "%s/scan.cl", dir);
     f = fopen(path, "wb");
     assert_non_null(f);
@@ -224,10 +229,14 @@ static void test_build_failure(void **state)
     assert_int_equal(clprim_scan_host(c, &d, x, x, 3), CLPRIM_SUCCESS);
     assert_true(x[0] == 3 && x[1] == 1 && x[2] == 1);
     clprim_context_release(c);
-    for (i = 0; i < 3; ++i) {
-        snprintf(path, sizeof path, "%s/common/%s", dir, common[i]);
-        remove(path);
+    /* remove the copies */
+    assert_non_null(common = opendir(src_dir));
+    while ((e = readdir(common)) != NULL) {
+        snprintf(path, sizeof path, "%s/common/%s", dir, e->d_name);
+        if (e->d_name[0] != '.')
+            remove(path);
     }
+    closedir(common);
     snprintf(path, sizeof path, "%s/common", dir);
     rmdir(path);
     snprintf(path, sizeof path, "%s/scan.cl", dir);
