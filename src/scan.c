@@ -93,8 +93,15 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
 
     while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
         t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
-    /* testing knob: a small bound makes nearly every look-back take the
-     * fallback, which otherwise only stalled devices reach */
+    /* development knobs: tile shapes for tuning runs, and a small spin bound
+     * that makes nearly every look-back take the fallback (which otherwise
+     * only stalled devices reach) for tests */
+    if (getenv("CLPRIM_WG_SIZE"))
+        t.wg_size = (unsigned)strtoul(getenv("CLPRIM_WG_SIZE"), NULL, 10);
+    if (getenv("CLPRIM_TILE_ITEMS"))
+        t.tile_items = (unsigned)strtoul(getenv("CLPRIM_TILE_ITEMS"), NULL, 10);
+    if (t.wg_size < 1 || t.tile_items < 1)
+        t.wg_size = t.tile_items = 1;
     if (getenv("CLPRIM_LOOKBACK_SPINS"))
         t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
     if (t.lookback_spins < 1)
