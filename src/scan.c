@@ -91,8 +91,6 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
     /* leave room for what drivers keep in local memory themselves */
     const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
 
-    while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
-        t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
     /* development knobs: tile shapes for tuning runs, and a small spin bound
      * that makes nearly every look-back take the fallback (which otherwise
      * only stalled devices reach) for tests */
@@ -104,6 +102,8 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
         t.wg_size = t.tile_items = 1;
     if (getenv("CLPRIM_LOOKBACK_SPINS"))
         t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
+    while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
+        t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
     if (t.lookback_spins < 1)
         t.lookback_spins = 1;
     /* whole SIMD groups, where the device allows that many work-items */
