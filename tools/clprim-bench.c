@@ -1,7 +1,7 @@
 /* clprim-bench: times scan algorithms over n on one device, next to the
  * device's copy bandwidth measured in the same run and a sequential C loop.
  *
- *   clprim-bench [--preset short|full] [--type int32|uint32|int64|uint64|float|double]
+ *   clprim-bench [--preset short|full|large] [--type int32|uint32|int64|uint64|float|double]
  *                [--op sum|product|min|max] [--exclusive] [--algorithms all|NAME,...]
  *                [--reps R] [--csv FILE]
  *
@@ -205,6 +205,9 @@ int main(int argc, char **argv)
             sizes[count++] = (size_t)1 << s;
         sizes[count++] = 1000003;   /* non-powers of two */
         sizes[count++] = 100000007;
+    } else if (!strcmp(preset, "large")) { /* for tuning runs */
+        sizes[count++] = (size_t)1 << 26;
+        sizes[count++] = (size_t)1 << 28;
     } else {
         sizes[count++] = (size_t)1 << 10;
         sizes[count++] = (size_t)1 << 16;
