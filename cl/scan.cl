@@ -230,17 +230,18 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
             if (!one_tile) {
                 clprim_tile_publish(st, t, epoch, TILE_PREFIX, OP(before, total));
                 /* the prefix is visible before any of this tile's output (lookback.clh) */
-                clprim_fence_global();
-                if (atomic_inc(st.counters + 1) == tiles - 1) {
-                    atomic_xchg(st.counters, 0u);
-                    atomic_xchg(st.counters + 1, 0u);
-                }
+                clprim_fence_release();
             }
             carry = before;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     clprim_tile_scan_end(s, out + out_off, base, n, r, OP(carry, prefix), flags & SCAN_EXCLUSIVE);
+    /* off the critical path: the last tile to finish resets the counters */
+    if (lid == 0 && !one_tile && atomic_inc(st.counters + 1) == tiles - 1) {
+        atomic_xchg(st.counters, 0u);
+        atomic_xchg(st.counters + 1, 0u);
+    }
 }
 #endif
 

@@ -36,6 +36,8 @@ typedef struct clprim__tuning {
     unsigned tile_items;   /* elements per work-item of the tuned multilevel tile */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
     clprim_scan_algorithm scan_auto; /* what AUTO runs */
+    size_t single_pass_max_n; /* AUTO's single-pass choice holds up to this n,
+                                 MULTILEVEL above (measured crossover) */
     const char *source;    /* which tuning row, and where its numbers came from */
 } clprim__tuning;
 

@@ -29,12 +29,16 @@ static int is_single_pass(clprim_scan_algorithm a)
     return a == CLPRIM_SCAN_DOMINO || a == CLPRIM_SCAN_DECOUPLED_LOOKBACK;
 }
 
-/* AUTO: the tuning table's choice, unless CLPRIM_SCAN_SINGLE_PASS forces the
- * single-pass (1) or multilevel (0) path; never a path the device cannot run. */
-static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clprim__tuning *t)
+/* AUTO: the tuning table's choice for this n, unless CLPRIM_SCAN_SINGLE_PASS
+ * forces the single-pass (1) or multilevel (0) path; never a path the device
+ * cannot run. */
+static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clprim__tuning *t,
+                                          size_t n)
 {
     const char *force = getenv("CLPRIM_SCAN_SINGLE_PASS");
     clprim_scan_algorithm a = t->scan_auto;
+    if (is_single_pass(a) && n > t->single_pass_max_n)
+        a = CLPRIM_SCAN_MULTILEVEL;
     if (force && *force == '1')
         a = CLPRIM_SCAN_DECOUPLED_LOOKBACK;
     else if (force && *force == '0')
@@ -308,7 +312,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     t = *clprim__program_tuning(prog);
-    algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t) : d->algorithm;
+    algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
     st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel);

@@ -21,24 +21,30 @@ typedef struct tuning_row {
     clprim__tuning t;
 } tuning_row;
 
+/* Where single-pass stops beating MULTILEVEL on the H100 (clprim-bench
+ * --preset full, NVIDIA OpenCL 580.159, 2026-11-22; README): single pass is
+ * one launch, which wins at small n; at large n the measured faster wins. */
+#define NVIDIA_4_MAX_N ((size_t)1 << 24)
+#define NVIDIA_8_MAX_N ((size_t)1 << 24)
+
 static const tuning_row rows[] = {
     /* NVIDIA GPUs (warp 32): 256 work-items = 8 warps; tile items are a
      * starting point, checked with clprim-bench on the H100 (README). 8-byte
      * elements get half the items so the tile stays at 32 KiB of local memory. */
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
-     {256, 8, 8, 4096, CLPRIM_SCAN_DECOUPLED_LOOKBACK, "NVIDIA GPU, 8-byte elements"}},
+     {256, 8, 8, 4096, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N, "NVIDIA GPU, 8-byte elements"}},
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 16, 4096, CLPRIM_SCAN_DECOUPLED_LOOKBACK, "NVIDIA GPU"}},
+     {256, 8, 16, 4096, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {0x1002, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 8, 4096, CLPRIM_SCAN_MULTILEVEL, "AMD GPU (unmeasured guess)"}},
+     {256, 8, 8, 4096, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
     {0, NULL, CL_DEVICE_TYPE_CPU, 0,
-     {64, 8, 16, 4096, CLPRIM_SCAN_MULTILEVEL, "CPU (PoCL; unmeasured guess)"}},
+     {64, 8, 16, 4096, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)"}},
     /* anything else */
-    {0, NULL, 0, 0, {128, 8, 8, 4096, CLPRIM_SCAN_MULTILEVEL, "default (unmeasured guess)"}},
+    {0, NULL, 0, 0, {128, 8, 8, 4096, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
 };
 
 clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_size)
