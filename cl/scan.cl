@@ -24,6 +24,12 @@
 #ifndef TILE_ITEMS
 #define TILE_ITEMS 16
 #endif
+/* Decoupled look-back takes tile indices from the atomic ticket (1) or from
+ * the work-group id (0: one atomic less per tile; progress is still assured
+ * by the bounded spin and fallback). Domino always uses the ticket. */
+#ifndef LOOKBACK_TICKET
+#define LOOKBACK_TICKET 1
+#endif
 
 /* flags */
 #define SCAN_EXCLUSIVE 1u
@@ -204,10 +210,11 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
     const ulong tile = WG_SIZE * TILE_ITEMS, tiles = (n + tile - 1) / tile;
     const int one_tile = (flags & SCAN_ONE_TILE) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
-    if (get_local_id(0) == 0)
-        ticket = one_tile ? 0u : atomic_inc(st.counters);
+    const int use_ticket = !one_tile && (LOOKBACK_TICKET || (flags & SCAN_DOMINO));
+    if (get_local_id(0) == 0 && use_ticket)
+        ticket = atomic_inc(st.counters);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong t = ticket, base = t * tile;
+    const ulong t = use_ticket ? ticket : get_group_id(0), base = t * tile;
     T r[TILE_ITEMS], total;
     const T prefix = clprim_tile_scan_begin(s, scratch, in + in_off, base, n, r, &total);
     /* the first SIMD group (or work-item 0) looks back */

@@ -98,7 +98,14 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_p
     if (err != CL_SUCCESS)
         return clprim__fail(ctx, err, "clCreateProgramWithSource failed: %s",
                             clprim_status_string(err));
-    err = clBuildProgram(p, 1, &ctx->device, "-cl-std=CL1.2", NULL, NULL);
+    {
+        /* CLPRIM_BUILD_OPTIONS (development knob) is appended, e.g. NVIDIA's
+         * -cl-nv-maxrregcount=N or -D overrides of kernel defaults */
+        char options[512];
+        const char *extra = getenv("CLPRIM_BUILD_OPTIONS");
+        snprintf(options, sizeof options, "-cl-std=CL1.2 %s", extra ? extra : "");
+        err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
+    }
     if (err != CL_SUCCESS) {
         size_t len = 0;
         char *log = NULL;
@@ -210,14 +217,15 @@ clprim_status clprim__program_get(clprim_context *ctx, const char *file, const c
 {
     clprim__program *p;
     char *key;
-    size_t key_size = strlen(file) + strlen(defines) + 64, max_wg = 0;
+    size_t key_size = strlen(file) + strlen(defines) + 600, max_wg = 0;
     clprim_status st;
 
     key = malloc(key_size);
     if (!key)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-    snprintf(key, key_size, "%s|%u|%u|%u|%u|%s", file, t->wg_size, t->coarse_items,
-             t->tile_items, t->lookback_spins, defines);
+    snprintf(key, key_size, "%s|%u|%u|%u|%u|%s|%s", file, t->wg_size, t->coarse_items,
+             t->tile_items, t->lookback_spins, getenv("CLPRIM_BUILD_OPTIONS") ? getenv("CLPRIM_BUILD_OPTIONS") : "",
+             defines);
     for (p = ctx->programs; p; p = p->next)
         if (strcmp(p->key, key) == 0) {
             free(key);
