@@ -210,7 +210,11 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
     const ulong tile = WG_SIZE * TILE_ITEMS, tiles = (n + tile - 1) / tile;
     const int one_tile = (flags & SCAN_ONE_TILE) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
-    const int use_ticket = !one_tile && (LOOKBACK_TICKET || (flags & SCAN_DOMINO));
+#if LOOKBACK_TICKET
+    const int use_ticket = !one_tile;
+#else
+    const int use_ticket = !one_tile && (flags & SCAN_DOMINO);
+#endif
     if (get_local_id(0) == 0 && use_ticket)
         ticket = atomic_inc(st.counters);
     barrier(CLK_LOCAL_MEM_FENCE);
