@@ -249,8 +249,8 @@ clprim_status clprim_context_device_info(const clprim_context *ctx,
  * results of DECOUPLED_LOOKBACK may differ in the last bits from run to run:
  * a tile combines either a predecessor's prefix or several aggregates,
  * depending on timing.
- * AUTO picks a single-pass algorithm only on devices where it has been
- * measured correct and fast (NVIDIA); the environment variable
+ * AUTO picks a single-pass algorithm only on devices, and up to the sizes,
+ * where it has been measured correct and fastest (NVIDIA); the variable
  * CLPRIM_SCAN_SINGLE_PASS=1 / 0 forces AUTO to the single-pass /
  * multilevel path (for testing). */
 #define CLPRIM_SCAN_ALGORITHM_MAP(XX)                                          \

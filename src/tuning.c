@@ -22,10 +22,12 @@ typedef struct tuning_row {
 } tuning_row;
 
 /* Where single-pass stops beating MULTILEVEL on the H100 (clprim-bench
- * --preset full, NVIDIA OpenCL 580.159, 2026-11-22; README): single pass is
- * one launch, which wins at small n; at large n the measured faster wins. */
+ * --preset full, NVIDIA OpenCL 580.159, 2026-11-22; bench/2026-11-22-h100):
+ * single pass is one launch, which wins at small n; at large n MULTILEVEL
+ * measured faster (int32 at 2^26: 0.600 vs 0.569 of copy; int64 at 2^24:
+ * 0.532 vs 0.465, even at 2^22). */
 #define NVIDIA_4_MAX_N ((size_t)1 << 24)
-#define NVIDIA_8_MAX_N ((size_t)1 << 24)
+#define NVIDIA_8_MAX_N ((size_t)1 << 22)
 
 static const tuning_row rows[] = {
     /* NVIDIA GPUs (warp 32): 256 work-items = 8 warps; tile items are a

@@ -4,6 +4,7 @@
 # same run as the ceiling.   usage: tools/plot-bench.sh bench.csv bench.png
 set -eu
 csv=$1 png=$2
+shift 2
 command -v gnuplot >/dev/null || { echo "plot-bench.sh: gnuplot is not installed" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -12,9 +13,12 @@ title=$(awk -F, 'NR == 2 { gsub(/"/, "", $1); gsub(/"/, "", $2); print $1 ", dri
 algos=$(awk -F, 'NR > 1 { print $6 }' "$csv" | awk '!seen[$0]++')
 awk -F, 'NR > 1 && !seen[$7]++ { print $7, $11 }' "$csv" | sort -n > "$tmp/copy.dat"
 plot="'$tmp/copy.dat' using 1:2 with lines dashtype 2 linewidth 2 linecolor rgb 'black' title 'clEnqueueCopyBuffer'"
+# one colour per algorithm (gnuplot's default cycle repeats after 8)
+set -- '#1b9e77' '#d95f02' '#7570b3' '#e7298a' '#66a61e' '#e6ab02' '#a6761d' '#1f78b4' '#e31a1c' '#6a3d9a' '#b15928' '#666666'
 for a in $algos; do
   awk -F, -v a="$a" 'NR > 1 && $6 == a { print $7, $10 }' "$csv" | sort -n > "$tmp/$a.dat"
-  plot="$plot, '$tmp/$a.dat' using 1:2 with linespoints linewidth 2 title '$a'"
+  plot="$plot, '$tmp/$a.dat' using 1:2 with linespoints linewidth 2 linecolor rgb '$1' title '$a'"
+  shift
 done
 gnuplot <<GP
 set terminal pngcairo size 1100,700 font ",11"
