@@ -306,6 +306,71 @@ clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue,
 clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *desc,
                                const void *in, void *out, size_t n);
 
+/* ------------------------------------------------------------------------ */
+/* Reduce                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* XX(NAME, number, lower-case name). Every algorithm is correct for every n;
+ * partial results are combined on the device (no host round trip).
+ *   AUTO             FAST;
+ *   NAIVE_TREE       the teaching kit's tree: two elements per work-item into
+ *                    local memory, stride doubling, work-item t active when
+ *                    t % stride == 0 (divergent); levels until one value;
+ *   CONVERGENT_TREE  stride halving from the work-group size, work-items
+ *                    t < stride active (contiguous); levels until one value;
+ *   FAST             a bounded grid (a few work-groups per compute unit)
+ *                    striding over the input with 16-byte vector loads,
+ *                    SIMD-group combine, and one small second launch.
+ * Float results are reproducible: for one device, algorithm, n and offset the
+ * combination order is fixed (no atomics), so every run gives the same bits. */
+#define CLPRIM_REDUCE_ALGORITHM_MAP(XX)                                        \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(NAIVE_TREE, 1, "naive-tree")                                              \
+  XX(CONVERGENT_TREE, 2, "convergent-tree")                                    \
+  XX(FAST, 3, "fast")
+
+typedef enum clprim_reduce_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_REDUCE_##NAME = num,
+  CLPRIM_REDUCE_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_REDUCE_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_reduce_algorithm;
+
+/* "naive-tree", ...; NULL for unknown values. */
+const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm);
+
+/* What to reduce. Zero-initialised: int32 sum, AUTO. */
+typedef struct clprim_reduce_desc {
+  clprim_type type;
+  clprim_op op;
+  clprim_reduce_algorithm algorithm;
+} clprim_reduce_desc;
+
+/* Folds n elements of `in` from element in_off with desc->op, and writes the
+ * result to element result_off of `result` (n = 0 writes the identity).
+ * Non-blocking, like clprim_scan; the same argument checks and statuses. */
+clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
+                            const clprim_reduce_desc *desc, cl_mem in, size_t in_off,
+                            size_t n, cl_mem result, size_t result_off,
+                            cl_uint num_wait, const cl_event *wait, cl_event *event);
+
+/* Blocking: reduces a device buffer on the context's queue and copies the
+ * result to *value (clprim_type_size(desc->type) bytes). */
+clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc *desc,
+                                  cl_mem in, size_t in_off, size_t n, void *value);
+
+/* Blocking: reduces a host array (copied in) to *value. */
+clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *desc,
+                                 const void *in, size_t n, void *value);
+
+/* Blocking: the mean of n >= 1 elements, sum / n, with the sum reduced in the
+ * element type: for double the division is in double, for float in float
+ * (then widened); for integer types the sum wraps modulo 2^bits like every
+ * integer sum here, and is then divided in double (use a 64-bit type where a
+ * 32-bit sum could wrap). n = 0 is CLPRIM_INVALID_ARGUMENT. */
+clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
+                          size_t n, double *mean);
+
 #ifdef __cplusplus
 }
 #endif

@@ -293,6 +293,19 @@ clprim_status clprim_context_device_info(const clprim_context *ctx, clprim_devic
 
 /* ---- argument checks ---- */
 
+clprim_status clprim__check_element(clprim_context *ctx, clprim_type type, clprim_op op)
+{
+    if ((unsigned)type >= CLPRIM_TYPE_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                            (int)type);
+    if ((unsigned)op >= CLPRIM_OP_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_OPERATOR, "desc->op %d is not a clprim_op", (int)op);
+    if (type == CLPRIM_TYPE_DOUBLE && !ctx->info.has_fp64)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double needs cl_khr_fp64, which %s lacks",
+                            ctx->info.device_name);
+    return CLPRIM_SUCCESS;
+}
+
 clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem mem, size_t off,
                                    size_t n, size_t elem)
 {
@@ -369,19 +382,36 @@ clprim_status clprim__chain_begin(clprim__chain *c, cl_command_queue queue, cl_u
     return err;
 }
 
-clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem, size_t bytes)
+/* What the chain's next command waits for: the caller's wait list first;
+ * later, the previous command (implied by an in-order queue, explicit on an
+ * out-of-order one). */
+static void chain_wait(const clprim__chain *c, cl_uint *num, const cl_event **wait)
 {
-    const cl_uint zero = 0;
-    cl_event ev = NULL;
-    cl_int err = clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0, bytes,
-                                     c->last ? (c->out_of_order ? 1 : 0) : c->num_wait,
-                                     c->last ? (c->out_of_order ? &c->last : NULL) : c->wait,
-                                     c->need_events ? &ev : NULL);
-    if (err != CL_SUCCESS)
-        return clprim__fail(ctx, err, "clEnqueueFillBuffer failed: %s", clprim_status_string(err));
+    *num = c->last ? (c->out_of_order ? 1 : 0) : c->num_wait;
+    *wait = c->last ? (c->out_of_order ? &c->last : NULL) : c->wait;
+}
+
+/* Makes ev (may be NULL) the chain's last command. */
+static void chain_advance(clprim__chain *c, cl_event ev)
+{
     if (c->last)
         clReleaseEvent(c->last);
     c->last = ev;
+}
+
+clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem, size_t bytes)
+{
+    const cl_uint zero = 0;
+    const cl_event *wait;
+    cl_event ev = NULL;
+    cl_uint num;
+    cl_int err;
+    chain_wait(c, &num, &wait);
+    err = clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0, bytes, num, wait,
+                              c->need_events ? &ev : NULL);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "clEnqueueFillBuffer failed: %s", clprim_status_string(err));
+    chain_advance(c, ev);
     return CLPRIM_SUCCESS;
 }
 
@@ -389,22 +419,16 @@ clprim_status clprim__chain_kernel(clprim_context *ctx, clprim__chain *c, cl_ker
                                    size_t groups, size_t wg_size)
 {
     size_t global = groups * wg_size;
+    const cl_event *wait;
     cl_event ev = NULL;
+    cl_uint num;
     cl_int err;
-    /* first command: the caller's wait list; later ones: the previous command
-     * (implied by an in-order queue, explicit on an out-of-order one) */
-    if (!c->last)
-        err = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg_size, c->num_wait,
-                                     c->wait, c->need_events ? &ev : NULL);
-    else
-        err = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg_size,
-                                     c->out_of_order ? 1 : 0, c->out_of_order ? &c->last : NULL,
-                                     c->need_events ? &ev : NULL);
+    chain_wait(c, &num, &wait);
+    err = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg_size, num, wait,
+                                 c->need_events ? &ev : NULL);
     if (err != CL_SUCCESS)
         return clprim__fail(ctx, err, "clEnqueueNDRangeKernel failed: %s", clprim_status_string(err));
-    if (c->last)
-        clReleaseEvent(c->last);
-    c->last = ev;
+    chain_advance(c, ev);
     return CLPRIM_SUCCESS;
 }
 

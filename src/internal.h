@@ -35,6 +35,7 @@ typedef struct clprim__tuning {
     unsigned coarse_items; /* elements per work-item of the taught coarsened scan */
     unsigned tile_items;   /* elements per work-item of the tuned multilevel tile */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    unsigned reduce_groups_per_cu; /* reduce_fast's grid: work-groups per compute unit */
     clprim_scan_algorithm scan_auto; /* what AUTO runs */
     size_t single_pass_max_n; /* AUTO's single-pass choice holds up to this n,
                                  MULTILEVEL above (measured crossover) */
@@ -44,6 +45,10 @@ typedef struct clprim__tuning {
 /* The parameters for the device and element size, from the tuning table
  * (device -> vendor -> device type -> default). Not yet clamped. */
 clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_size);
+/* The same with the development knobs applied (CLPRIM_WG_SIZE, ...) and the
+ * work-group size clamped to a power of two the device allows, at least one
+ * SIMD group. Each primitive still clamps to its own local memory. */
+clprim__tuning clprim__tuning_for(const clprim_device_info *dev, size_t elem_size);
 
 /* ---- temporary-memory pool (pool.c) ---- */
 
@@ -127,6 +132,8 @@ void clprim__fail_append(clprim_context *ctx, const char *text);
 void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
     CLPRIM__PRINTF(3, 4);
 
+/* Checks an element type and operator, and that the device can run the type. */
+clprim_status clprim__check_element(clprim_context *ctx, clprim_type type, clprim_op op);
 /* Checks that `mem` is a buffer of the context holding (off + n) elements of
  * `elem` bytes; `what` names the argument in the message. Lock held. */
 clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem mem,

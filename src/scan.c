@@ -87,32 +87,14 @@ static size_t local_bytes(const clprim__tuning *t, size_t elem, size_t banks)
     return most * elem;
 }
 
-/* Tuning for this device and element size, clamped to the device's limits. */
+/* Tuning for this device and element size, clamped to the device's limits
+ * and the scan program's local memory. */
 static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
 {
     const clprim_device_info *d = &ctx->info;
-    clprim__tuning t = clprim__tuning_lookup(d, elem);
+    clprim__tuning t = clprim__tuning_for(d, elem);
     /* leave room for what drivers keep in local memory themselves */
     const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
-
-    /* development knobs: tile shapes for tuning runs, and a small spin bound
-     * that makes nearly every look-back take the fallback (which otherwise
-     * only stalled devices reach) for tests */
-    if (getenv("CLPRIM_WG_SIZE"))
-        t.wg_size = (unsigned)strtoul(getenv("CLPRIM_WG_SIZE"), NULL, 10);
-    if (getenv("CLPRIM_TILE_ITEMS"))
-        t.tile_items = (unsigned)strtoul(getenv("CLPRIM_TILE_ITEMS"), NULL, 10);
-    if (t.wg_size < 1 || t.tile_items < 1)
-        t.wg_size = t.tile_items = 1;
-    if (getenv("CLPRIM_LOOKBACK_SPINS"))
-        t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
-    while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
-        t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
-    if (t.lookback_spins < 1)
-        t.lookback_spins = 1;
-    /* whole SIMD groups, where the device allows that many work-items */
-    if (t.wg_size < d->simd_width && d->simd_width <= d->max_work_group_size)
-        t.wg_size = d->simd_width;
     while (local_bytes(&t, elem, d->local_mem_banks) > budget) {
         if (t.tile_items > 1 && t.tile_items >= t.coarse_items)
             t.tile_items /= 2;
@@ -134,12 +116,9 @@ static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
     size_t elem;
     if (!d)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
-    if ((unsigned)d->type >= CLPRIM_TYPE_COUNT_)
-        return clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
-                            (int)d->type);
-    if ((unsigned)d->op >= CLPRIM_OP_COUNT_)
-        return clprim__fail(ctx, CLPRIM_UNKNOWN_OPERATOR, "desc->op %d is not a clprim_op",
-                            (int)d->op);
+    st = clprim__check_element(ctx, d->type, d->op);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     if ((unsigned)d->algorithm >= CLPRIM_SCAN_ALGORITHM_COUNT_)
         return clprim__fail(ctx, CLPRIM_UNKNOWN_ALGORITHM,
                             "desc->algorithm %d is not a clprim_scan_algorithm", (int)d->algorithm);
@@ -147,9 +126,6 @@ static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
                             "%s needs cl_khr_int64_base_atomics, which %s lacks",
                             clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
-    if (d->type == CLPRIM_TYPE_DOUBLE && !ctx->info.has_fp64)
-        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double needs cl_khr_fp64, which %s lacks",
-                            ctx->info.device_name);
     st = clprim__check_queue(ctx, queue, num_wait, wait);
     if (st != CLPRIM_SUCCESS)
         return st;

@@ -11,6 +11,7 @@
  * correct and fastest (README's performance table). */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct tuning_row {
@@ -30,23 +31,26 @@ typedef struct tuning_row {
 #define NVIDIA_8_MAX_N ((size_t)1 << 22)
 
 static const tuning_row rows[] = {
-    /* NVIDIA GPUs (warp 32): 256 work-items = 8 warps; tile items are a
-     * starting point, checked with clprim-bench on the H100 (README). 8-byte
-     * elements get half the items so the tile stays at 32 KiB of local memory. */
+    /* NVIDIA GPUs (warp 32): 256 work-items = 8 warps; 16 items per work-item
+     * for 4-byte elements, 8 for 8-byte ones (the tile stays at 16-32 KiB of
+     * local memory); reduce: 8 work-groups of 256 fill an SM (2048 threads).
+     * Tile shapes checked with CLPRIM_WG_SIZE / CLPRIM_TILE_ITEMS sweeps on the
+     * H100 (README): 256x16 and 512x16 best among 64..512 x 8..32. */
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
-     {256, 8, 8, 4096, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N, "NVIDIA GPU, 8-byte elements"}},
+     {256, 8, 8, 4096, 8, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
+      "NVIDIA GPU, 8-byte elements"}},
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 16, 4096, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, "NVIDIA GPU"}},
+     {256, 8, 16, 4096, 8, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {0x1002, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 8, 4096, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},
+     {256, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
     {0, NULL, CL_DEVICE_TYPE_CPU, 0,
-     {64, 8, 16, 4096, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)"}},
+     {64, 8, 16, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)"}},
     /* anything else */
-    {0, NULL, 0, 0, {128, 8, 8, 4096, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
+    {0, NULL, 0, 0, {128, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
 };
 
 clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_size)
@@ -65,4 +69,29 @@ clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_
         return r->t;
     }
     return rows[sizeof rows / sizeof rows[0] - 1].t;
+}
+
+clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
+{
+    clprim__tuning t = clprim__tuning_lookup(d, elem_size);
+    /* development knobs: tile shapes for tuning runs, and a small spin bound
+     * that makes nearly every look-back take the fallback (which otherwise
+     * only stalled devices reach) for tests */
+    if (getenv("CLPRIM_WG_SIZE"))
+        t.wg_size = (unsigned)strtoul(getenv("CLPRIM_WG_SIZE"), NULL, 10);
+    if (getenv("CLPRIM_TILE_ITEMS"))
+        t.tile_items = (unsigned)strtoul(getenv("CLPRIM_TILE_ITEMS"), NULL, 10);
+    if (t.wg_size < 1 || t.tile_items < 1)
+        t.wg_size = t.tile_items = 1;
+    if (getenv("CLPRIM_LOOKBACK_SPINS"))
+        t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
+    if (t.lookback_spins < 1)
+        t.lookback_spins = 1;
+    /* a power of two the device allows */
+    while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
+        t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
+    /* whole SIMD groups, where the device allows that many work-items */
+    if (t.wg_size < d->simd_width && d->simd_width <= d->max_work_group_size)
+        t.wg_size = d->simd_width;
+    return t;
 }

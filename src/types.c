@@ -30,6 +30,17 @@ static const char *algorithm_names[] = {
 #undef CLPRIM__XX
 };
 
+static const char *reduce_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_REDUCE_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_REDUCE_ALGORITHM_COUNT_ ? reduce_names[algorithm] : NULL;
+}
+
 const char *clprim_type_name(clprim_type type)
 {
     return (unsigned)type < CLPRIM_TYPE_COUNT_ ? types[type].name : NULL;

@@ -141,10 +141,11 @@ CLPRIM_TYPE_MAP(TU_IDENTITY)
 #define TU_CHECK(NAME, num, name, cl, host, size, sgn, flt)                     \
     static size_t check_##NAME(const host *got, const host *ref,               \
                                const long double *fref, const long double *mag, \
-                               size_t n, clprim_op op, const char *what)        \
+                               size_t n, clprim_op op, const char *what,        \
+                               size_t count_base, size_t total_n)               \
     {                                                                          \
         const long double eps = size == 4 ? 0x1p-23L : 0x1p-52L;               \
-        const long double depth = 32.0L + 2.0L * log2l((long double)n + 1);     \
+        const long double depth = 32.0L + 2.0L * log2l((long double)total_n + 1); \
         size_t i, bad = 0;                                                     \
         for (i = 0; i < n; ++i) {                                              \
             int ok;                                                            \
@@ -154,7 +155,7 @@ CLPRIM_TYPE_MAP(TU_IDENTITY)
                 ok = fabsl((long double)got[i] - fref[i]) <= eps * depth * mag[i] + eps; \
             else /* relative error of a product grows like sqrt(count) */    \
                 ok = fabsl((long double)got[i] - fref[i]) <=                  \
-                     fabsl(fref[i]) * eps * (64.0L + 8.0L * sqrtl((long double)i + 1)); \
+                     fabsl(fref[i]) * eps * (64.0L + 8.0L * sqrtl((long double)(i + 1 + count_base))); \
             if (!ok && bad++ < 5)                                              \
                 printf("  %s: element %zu: got %.17Lg, expected %.17Lg\n", what, i,     \
                        (long double)got[i], flt ? fref[i] : (long double)ref[i]);        \
@@ -242,7 +243,7 @@ int tu_run_case(clprim_context *ctx, const tu_case *c)
 #define TU_CASE(NAME, num, name, cl, host, size, sgn, flt)                      \
     case CLPRIM_TYPE_##NAME:                                                   \
         bad = check_##NAME((const host *)got + off, (const host *)ref, fref, mag, c->n, \
-                           c->op, desc);                                      \
+                           c->op, desc, 0, c->n);                             \
         break;
             CLPRIM_TYPE_MAP(TU_CASE)
 #undef TU_CASE
@@ -268,6 +269,115 @@ cleanup:
     free(x);
     free(got);
     free(ref);
+    free(poison);
+    free(fref);
+    free(mag);
+    return rc;
+}
+
+void tu_describe_reduce(const tu_reduce_case *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "reduce %s %s %s n=%zu in_off=%zu result_off=%zu seed=%llu",
+             clprim_reduce_algorithm_name(c->algorithm), clprim_type_name(c->type),
+             clprim_op_name(c->op), c->n, c->in_off, c->result_off, (unsigned long long)c->seed);
+}
+
+int tu_run_reduce_case(clprim_context *ctx, const tu_reduce_case *c)
+{
+    const size_t elem = clprim_type_size(c->type), margin = 3;
+    const size_t in_len = c->in_off + c->n + margin, out_len = c->result_off + 1 + margin;
+    unsigned char *x = NULL, *ref = NULL, *got = NULL, *poison = NULL, *expect;
+    long double *fref = NULL, *mag = NULL, fexpect, mexpect;
+    cl_mem in = NULL, out = NULL;
+    cl_event ev = NULL;
+    uint64_t s = c->seed;
+    size_t bad = 0, i;
+    char desc[256];
+    cl_int err;
+    int rc = -1;
+
+    tu_describe_reduce(c, desc, sizeof desc);
+    x = malloc(in_len * elem);
+    ref = malloc((c->n + 1) * elem);
+    got = malloc(out_len * elem);
+    poison = malloc(out_len * elem);
+    fref = malloc((c->n + 1) * sizeof *fref);
+    mag = malloc((c->n + 1) * sizeof *mag);
+    if (!x || !ref || !got || !poison || !fref || !mag)
+        goto cleanup;
+    memset(poison, POISON, out_len * elem);
+    /* the reference is the last element of the inclusive scan; n = 0 gives
+     * the identity, which the exclusive scan of one element holds */
+    switch (c->type) {
+#define TU_CASE(NAME, num, name, cl, host, size, sgn, flt)                      \
+    case CLPRIM_TYPE_##NAME:                                                   \
+        fill_##NAME((host *)x, in_len, c->op, &s);                              \
+        ref_##NAME((host *)x + c->in_off, (host *)ref, fref, mag, c->n ? c->n : 1, c->op, \
+                   c->n == 0, identity_##NAME(c->op));                          \
+        break;
+        CLPRIM_TYPE_MAP(TU_CASE)
+#undef TU_CASE
+    default:
+        goto cleanup;
+    }
+    expect = ref + (c->n ? c->n - 1 : 0) * elem;
+    fexpect = fref[c->n ? c->n - 1 : 0];
+    mexpect = mag[c->n ? c->n - 1 : 0];
+    in = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                        in_len * elem, x, &err);
+    if (err == CL_SUCCESS)
+        out = clCreateBuffer(clprim_context_cl_context(ctx),
+                             CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, out_len * elem, poison, &err);
+    if (err != CL_SUCCESS) {
+        printf("FAIL %s: clCreateBuffer: %s\n", desc, clprim_status_string(err));
+        goto cleanup;
+    }
+    {
+        clprim_reduce_desc d = {c->type, c->op, c->algorithm};
+        clprim_status st = clprim_reduce(ctx, NULL, &d, in, c->in_off, c->n, out, c->result_off,
+                                         0, NULL, &ev);
+        if (st != CLPRIM_SUCCESS) {
+            char why[2048];
+            clprim_context_last_error(ctx, why, sizeof why);
+            printf("FAIL %s: %s: %s\n", desc, clprim_status_string(st), why);
+            goto cleanup;
+        }
+    }
+    err = clWaitForEvents(1, &ev);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(clprim_context_queue(ctx), out, CL_TRUE, 0, out_len * elem, got,
+                                  0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        printf("FAIL %s: waiting / reading back: %s\n", desc, clprim_status_string(err));
+        goto cleanup;
+    }
+    switch (c->type) {
+#define TU_CASE(NAME, num, name, cl, host, size, sgn, flt)                      \
+    case CLPRIM_TYPE_##NAME:                                                   \
+        bad = check_##NAME((const host *)got + c->result_off, (const host *)expect, &fexpect, \
+                           &mexpect, 1, c->op, desc, c->n ? c->n - 1 : 0, c->n);   \
+        break;
+        CLPRIM_TYPE_MAP(TU_CASE)
+#undef TU_CASE
+    default:
+        break;
+    }
+    for (i = 0; i < out_len; ++i)
+        if (i != c->result_off && memcmp(got + i * elem, poison + i * elem, elem) != 0 && bad++ < 5)
+            printf("  %s: element %zu of the result buffer was written\n", desc, i);
+    if (bad)
+        printf("FAIL %s\n", desc);
+    rc = bad ? -1 : 0;
+cleanup:
+    if (ev)
+        clReleaseEvent(ev);
+    if (in)
+        clReleaseMemObject(in);
+    if (out)
+        clReleaseMemObject(out);
+    free(x);
+    free(ref);
+    free(got);
     free(poison);
     free(fref);
     free(mag);

@@ -35,4 +35,17 @@ int tu_run_case(clprim_context *ctx, const tu_case *c);
 /* "multilevel int32 sum exclusive n=... in_off=... seed=..." */
 void tu_describe(const tu_case *c, char *buf, size_t size);
 
+typedef struct tu_reduce_case {
+    clprim_reduce_algorithm algorithm;
+    clprim_type type;
+    clprim_op op;
+    size_t n, in_off, result_off;
+    uint64_t seed;
+} tu_reduce_case;
+
+/* Runs one reduce on the device, compares it with the host reference and
+ * checks that nothing else in the result buffer changed; 0 when it matches. */
+int tu_run_reduce_case(clprim_context *ctx, const tu_reduce_case *c);
+void tu_describe_reduce(const tu_reduce_case *c, char *buf, size_t size);
+
 #endif

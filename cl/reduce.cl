@@ -1,0 +1,111 @@
+/* Reduce kernels. Each work-group folds its part of `in` to one value and
+ * writes it to out[out_off + group]; the host runs levels until one value is
+ * left, the last level writing the caller's result (src/reduce.c).
+ *
+ *   reduce_naive       the teaching kit's first tree: each work-item loads two
+ *                      elements, the stride doubles, work-item t works when
+ *                      t % stride == 0 (divergent: active work-items spread out);
+ *   reduce_convergent  the stride halves from the work-group size and
+ *                      work-items t < stride work (contiguous: whole SIMD groups
+ *                      retire); combines element t with t + stride, so it
+ *                      assumes a commutative OP, as every built-in one is;
+ *   reduce_fast        a bounded grid striding over the input with 16-byte
+ *                      vector loads, REDUCE_UNROLL loads in flight per
+ *                      work-item, then a SIMD-group / work-group combine. Its
+ *                      order depends only on n, the offset and the grid, so
+ *                      results are the same every run (no atomics). */
+#ifndef CLPRIM_ASSEMBLED
+#include "common/elem.clh"
+#include "common/simd.clh"
+#endif
+
+#ifndef REDUCE_UNROLL
+#define REDUCE_UNROLL 4
+#endif
+
+#define REDUCE_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define REDUCE_ARGS global const T *in, ulong in_off, ulong n, global T *out, ulong out_off
+
+REDUCE_KERNEL reduce_naive(REDUCE_ARGS)
+{
+    local T partial[2 * WG_SIZE];
+    const uint t = get_local_id(0);
+    const ulong start = (ulong)get_group_id(0) * 2 * WG_SIZE;
+    in += in_off;
+    partial[t] = clprim_load(in, start + t, n);
+    partial[WG_SIZE + t] = clprim_load(in, start + WG_SIZE + t, n);
+    for (uint stride = 1; stride <= WG_SIZE; stride *= 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t % stride == 0)
+            partial[2 * t] = OP(partial[2 * t], partial[2 * t + stride]);
+    }
+    if (t == 0)
+        out[out_off + get_group_id(0)] = partial[0];
+}
+
+REDUCE_KERNEL reduce_convergent(REDUCE_ARGS)
+{
+    local T partial[2 * WG_SIZE];
+    const uint t = get_local_id(0);
+    const ulong start = (ulong)get_group_id(0) * 2 * WG_SIZE;
+    in += in_off;
+    partial[t] = clprim_load(in, start + t, n);
+    partial[WG_SIZE + t] = clprim_load(in, start + WG_SIZE + t, n);
+    for (uint stride = WG_SIZE; stride >= 1; stride /= 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t < stride)
+            partial[t] = OP(partial[t], partial[t + stride]);
+    }
+    if (t == 0)
+        out[out_off + get_group_id(0)] = partial[0];
+}
+
+/* 16 bytes of T: int4, float4, long2, double2 (a literal, for token pasting) */
+#if T_SIZE == 4
+#define VEC 4
+#elif T_SIZE == 8
+#define VEC 2
+#else
+#error "clprim: reduce_fast needs 4- or 8-byte elements"
+#endif
+#define TV CLPRIM_CAT(T, VEC)
+
+inline T clprim_fold_vec(TV v)
+{
+#if VEC == 4
+    return OP(OP(v.s0, v.s1), OP(v.s2, v.s3));
+#else
+    return OP(v.s0, v.s1);
+#endif
+}
+
+REDUCE_KERNEL reduce_fast(REDUCE_ARGS)
+{
+    local T scratch[CLPRIM_WG_SCAN_SCRATCH];
+    const ulong gid = get_global_id(0), threads = get_global_size(0);
+    in += in_off;
+    /* elements before the first 16-byte boundary, the aligned vectors, the rest
+     * (the buffer itself is aligned far beyond 16 bytes) */
+    const ulong head = min((ulong)((VEC - in_off % VEC) % VEC), n);
+    const ulong vectors = (n - head) / VEC, tail = head + vectors * VEC;
+    global const TV *body = (global const TV *)(in + head);
+    T acc = IDENTITY;
+    if (gid < head)
+        acc = in[gid];
+    ulong v = gid;
+    for (; v + (REDUCE_UNROLL - 1) * threads < vectors; v += REDUCE_UNROLL * threads) {
+        TV x[REDUCE_UNROLL];
+        for (uint k = 0; k < REDUCE_UNROLL; ++k)
+            x[k] = body[v + k * threads];
+        for (uint k = 0; k < REDUCE_UNROLL; ++k)
+            acc = OP(acc, clprim_fold_vec(x[k]));
+    }
+    for (; v < vectors; v += threads)
+        acc = OP(acc, clprim_fold_vec(body[v]));
+    if (tail + gid < n)
+        acc = OP(acc, in[tail + gid]);
+    T total;
+    clprim_wg_exscan_value(acc, scratch, &total);
+    if (get_local_id(0) == 0)
+        out[out_off + get_group_id(0)] = total;
+}

@@ -1,0 +1,266 @@
+/* Reduce: validation, the levels that combine partial results on the device,
+ * and the blocking helpers. */
+#include "internal.h"
+
+#include <string.h>
+
+static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_] = {
+    [CLPRIM_REDUCE_NAIVE_TREE] = "reduce_naive",
+    [CLPRIM_REDUCE_CONVERGENT_TREE] = "reduce_convergent",
+    [CLPRIM_REDUCE_FAST] = "reduce_fast",
+};
+
+/* cl/reduce.cl's REDUCE_UNROLL times its 16-byte vector: elements a work-item
+ * loads per round, which sizes the grid of small inputs */
+#define FAST_ITEMS_PER_THREAD(elem) (4 * 16 / (elem))
+
+static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
+                              const clprim_reduce_desc *d, cl_mem in, size_t in_off, size_t n,
+                              cl_mem result, size_t result_off, cl_uint num_wait,
+                              const cl_event *wait)
+{
+    clprim_status st;
+    size_t elem;
+    if (!d)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    st = clprim__check_element(ctx, d->type, d->op);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if ((unsigned)d->algorithm >= CLPRIM_REDUCE_ALGORITHM_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_ALGORITHM,
+                            "desc->algorithm %d is not a clprim_reduce_algorithm",
+                            (int)d->algorithm);
+    st = clprim__check_queue(ctx, queue, num_wait, wait);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    elem = clprim_type_size(d->type);
+    st = clprim__check_buffer(ctx, "in", in, in_off, n, elem);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__check_buffer(ctx, "result", result, result_off, 1, elem);
+    return st;
+}
+
+/* Work-groups of one level over n elements. */
+static size_t level_groups(clprim_reduce_algorithm a, const clprim__tuning *t,
+                           const clprim_device_info *d, size_t n, size_t elem)
+{
+    size_t per, groups, most;
+    if (a != CLPRIM_REDUCE_FAST) {
+        per = 2 * (size_t)t->wg_size;
+        return n ? (n + per - 1) / per : 1;
+    }
+    per = (size_t)t->wg_size * FAST_ITEMS_PER_THREAD(elem);
+    groups = n ? (n + per - 1) / per : 1;
+    most = (size_t)d->compute_units * t->reduce_groups_per_cu;
+    return groups < most ? groups : most ? most : 1;
+}
+
+static clprim_status set_args(clprim_context *ctx, cl_kernel k, cl_mem in, cl_ulong in_off,
+                              cl_ulong n, cl_mem out, cl_ulong out_off)
+{
+    cl_int err = clSetKernelArg(k, 0, sizeof in, &in);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 1, sizeof in_off, &in_off);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 2, sizeof n, &n);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 3, sizeof out, &out);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 4, sizeof out_off, &out_off);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "clSetKernelArg failed: %s", clprim_status_string(err));
+    return CLPRIM_SUCCESS;
+}
+
+static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
+                                   const clprim_reduce_desc *d, cl_mem in, size_t in_off,
+                                   size_t n, cl_mem result, size_t result_off, cl_uint num_wait,
+                                   const cl_event *wait, cl_event *event)
+{
+    clprim__chain chain;
+    clprim__program *prog;
+    clprim__pool_buf *buf = NULL;
+    clprim__tuning t;
+    clprim_reduce_algorithm algo;
+    cl_kernel k;
+    char defines[1024];
+    size_t elem, temp_n = 0, m, groups, off;
+    cl_mem src;
+    clprim_status st;
+
+    memset(&chain, 0, sizeof chain);
+    st = validate(ctx, &queue, d, in, in_off, n, result, result_off, num_wait, wait);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_begin(&chain, queue, num_wait, wait);
+    chain.need_events |= event != NULL;
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+
+    elem = clprim_type_size(d->type);
+    if (clprim__element_defines(d->type, d->op, defines, sizeof defines) != 0) {
+        st = clprim__fail(ctx, CLPRIM_INTERNAL, "element defines do not fit");
+        goto cleanup;
+    }
+    t = clprim__tuning_for(&ctx->info, elem);
+    /* the trees hold 2 * WG_SIZE elements in local memory */
+    while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
+        t.wg_size /= 2;
+    st = clprim__program_get(ctx, "reduce.cl", defines, &t, &prog);
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+    t = *clprim__program_tuning(prog);
+    algo = d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : d->algorithm;
+    st = clprim__program_kernel(ctx, prog, kernels[algo], &k);
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+
+    /* partial results of every level but the last live in pooled memory */
+    for (m = n; (groups = level_groups(algo, &t, &ctx->info, m, elem)) > 1; m = groups)
+        temp_n += groups;
+    if (temp_n) {
+        st = clprim__pool_acquire(ctx, queue, temp_n * elem, &buf);
+        if (st != CLPRIM_SUCCESS)
+            goto cleanup;
+        chain.need_events = 1;
+    }
+    /* level by level: in -> partials -> ... -> result[result_off] */
+    src = in;
+    off = in_off;
+    m = n;
+    temp_n = 0;
+    do {
+        const int last = (groups = level_groups(algo, &t, &ctx->info, m, elem)) == 1;
+        cl_mem dst = last ? result : clprim__pool_mem(buf);
+        const size_t dst_off = last ? result_off : temp_n;
+        st = set_args(ctx, k, src, off, m, dst, dst_off);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__chain_kernel(ctx, &chain, k, groups, t.wg_size);
+        src = dst;
+        off = dst_off;
+        m = groups;
+        temp_n += groups;
+    } while (st == CLPRIM_SUCCESS && groups > 1);
+
+cleanup:
+    if (buf)
+        clprim__pool_release(buf, chain.queue, !chain.out_of_order, chain.last);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_end(ctx, &chain, event);
+    else
+        clprim__chain_end(ctx, &chain, NULL);
+    return st;
+}
+
+clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
+                            const clprim_reduce_desc *d, cl_mem in, size_t in_off, size_t n,
+                            cl_mem result, size_t result_off, cl_uint num_wait,
+                            const cl_event *wait, cl_event *event)
+{
+    clprim_status st;
+    if (event)
+        *event = NULL;
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    st = reduce_locked(ctx, queue, d, in, in_off, n, result, result_off, num_wait, wait, event);
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc *d, cl_mem in,
+                                  size_t in_off, size_t n, void *value)
+{
+    clprim__pool_buf *buf = NULL;
+    cl_event done = NULL;
+    clprim_status st;
+    size_t elem;
+
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!d || !value || (unsigned)d->type >= CLPRIM_TYPE_COUNT_) {
+        pthread_mutex_lock(&ctx->lock);
+        st = d && (unsigned)d->type >= CLPRIM_TYPE_COUNT_
+                 ? clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                                (int)d->type)
+                 : clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc or value is NULL");
+        pthread_mutex_unlock(&ctx->lock);
+        return st;
+    }
+    elem = clprim_type_size(d->type);
+    /* the one-element result goes through pooled memory, so steady-state
+     * calls allocate nothing */
+    pthread_mutex_lock(&ctx->lock);
+    st = clprim__pool_acquire(ctx, ctx->queue, elem, &buf);
+    if (st == CLPRIM_SUCCESS)
+        st = reduce_locked(ctx, NULL, d, in, in_off, n, clprim__pool_mem(buf), 0, 0, NULL, &done);
+    if (st == CLPRIM_SUCCESS)
+        st = clEnqueueReadBuffer(ctx->queue, clprim__pool_mem(buf), CL_TRUE, 0, elem, value, 1,
+                                 &done, NULL);
+    if (buf)
+        clprim__pool_release(buf, ctx->queue, 0, done); /* order unknown: wait for done */
+    pthread_mutex_unlock(&ctx->lock);
+    if (done)
+        clReleaseEvent(done);
+    return st;
+}
+
+clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *d, const void *in,
+                                 size_t n, void *value)
+{
+    cl_mem buf = NULL;
+    clprim_status st = CLPRIM_SUCCESS;
+    size_t elem;
+
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!d || (unsigned)d->type >= CLPRIM_TYPE_COUNT_ || (n && !in))
+        return clprim_reduce_value(ctx, d, NULL, 0, n, value); /* reports the bad argument */
+    elem = clprim_type_size(d->type);
+    if (n && (n * elem) / n != elem)
+        return CLPRIM_OUT_OF_BOUNDS;
+    buf = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, n ? n * elem : elem, NULL, &st);
+    if (st == CL_SUCCESS && n)
+        st = clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, n * elem, in, 0, NULL, NULL);
+    if (st == CL_SUCCESS)
+        st = clprim_reduce_value(ctx, d, buf, 0, n, value);
+    if (buf)
+        clReleaseMemObject(buf);
+    return st;
+}
+
+clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
+                          size_t n, double *mean)
+{
+    clprim_reduce_desc d = {type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO};
+    union {
+        cl_int i32;
+        cl_uint u32;
+        cl_long i64;
+        cl_ulong u64;
+        cl_float f;
+        cl_double d;
+    } sum;
+    clprim_status st;
+
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!mean || n == 0) {
+        pthread_mutex_lock(&ctx->lock);
+        st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                          mean ? "the mean of 0 elements is undefined" : "mean is NULL");
+        pthread_mutex_unlock(&ctx->lock);
+        return st;
+    }
+    st = clprim_reduce_value(ctx, &d, in, in_off, n, &sum);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    switch (type) {
+    case CLPRIM_TYPE_INT32: *mean = (double)sum.i32 / (double)n; break;
+    case CLPRIM_TYPE_UINT32: *mean = (double)sum.u32 / (double)n; break;
+    case CLPRIM_TYPE_INT64: *mean = (double)sum.i64 / (double)n; break;
+    case CLPRIM_TYPE_UINT64: *mean = (double)sum.u64 / (double)n; break;
+    case CLPRIM_TYPE_FLOAT: *mean = (double)(sum.f / (float)n); break;
+    default: *mean = sum.d / (double)n; break;
+    }
+    return CLPRIM_SUCCESS;
+}
