@@ -2,8 +2,12 @@
  * device's copy bandwidth measured in the same run and a sequential C loop.
  *
  *   clprim-bench [--preset short|full|large] [--type int32|uint32|int64|uint64|float|double]
- *                [--op sum|product|min|max] [--exclusive] [--algorithms all|NAME,...]
+ *                [--op sum|product|min|max] [--exclusive] [--reduce] [--algorithms all|NAME,...]
  *                [--reps R] [--csv FILE]
+ *
+ * --reduce times the reduce algorithms instead of the scans: GB/s then counts
+ * bytes read (n sizeof(T)), and "read" is a read-only float4 kernel over the
+ * same bytes in the same run (the device's read bandwidth).
  *
  * Device: CLPRIM_DEVICE (substring of platform or device name), else the first GPU.
  * Per (algorithm, n): 2 warm-up calls, then R timed calls on fresh output;
@@ -57,25 +61,30 @@ static double event_span_us(cl_event from, cl_event to, cl_profiling_info from_w
 
 static const char copy4_src[] =
     "kernel void copy4(global const float4 *in, global float4 *out, ulong count)\n"
-    "{ ulong i = get_global_id(0); if (i < count) out[i] = in[i]; }\n";
+    "{ ulong i = get_global_id(0); if (i < count) out[i] = in[i]; }\n"
+    /* reads every float4 once; the store never happens for the bench's data
+     * but the compiler cannot know, so the loads stay */
+    "kernel void read4(global const float4 *in, global float4 *out, ulong count)\n"
+    "{ ulong i = get_global_id(0); if (i < count) { float4 v = in[i];\n"
+    "  if (v.x == 1234.5f && v.y == -4321.5f) out[0] = v; } }\n";
 
 typedef struct bench {
     clprim_context *ctx;
     cl_command_queue q;
     cl_mem in, out;
-    cl_kernel copy4;
+    cl_kernel copy4, read4;
     int reps;
 } bench;
 
 /* Median device time of clEnqueueCopyBuffer and of the float4 copy kernel,
  * and host wall-clock of one clEnqueueCopyBuffer plus clFinish. */
 static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
-                        double *copy_host_us)
+                        double *copy_host_us, double *read_us)
 {
-    double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS];
+    double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS], rd[MAX_REPS];
     cl_ulong count = bytes / 16;
     size_t global = ((size_t)count + 255) / 256 * 256, local = 256;
-    int r, nk = 0;
+    int r, nk = 0, nr = 0;
     for (r = -2; r < b->reps; ++r) {
         cl_event ev = NULL;
         double t0;
@@ -88,14 +97,19 @@ static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_
             t[r] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
         }
         clReleaseEvent(ev);
-        if (b->copy4 && bytes % 16 == 0) {
-            clSetKernelArg(b->copy4, 0, sizeof b->in, &b->in);
-            clSetKernelArg(b->copy4, 1, sizeof b->out, &b->out);
-            clSetKernelArg(b->copy4, 2, sizeof count, &count);
-            if (clEnqueueNDRangeKernel(b->q, b->copy4, 1, NULL, &global, &local, 0, NULL, &ev) ==
+        for (int which = 0; which < 2 && bytes % 16 == 0; ++which) {
+            cl_kernel kern = which ? b->read4 : b->copy4;
+            if (!kern)
+                continue;
+            clSetKernelArg(kern, 0, sizeof b->in, &b->in);
+            clSetKernelArg(kern, 1, sizeof b->out, &b->out);
+            clSetKernelArg(kern, 2, sizeof count, &count);
+            if (clEnqueueNDRangeKernel(b->q, kern, 1, NULL, &global, &local, 0, NULL, &ev) ==
                 CL_SUCCESS) {
                 clWaitForEvents(1, &ev);
-                if (r >= 0)
+                if (r >= 0 && which)
+                    rd[nr++] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
+                else if (r >= 0)
                     k[nk++] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
                 clReleaseEvent(ev);
             }
@@ -104,6 +118,7 @@ static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_
     *copy_us = median(t, b->reps);
     *copy_host_us = median(h, b->reps);
     *kernel_us = nk ? median(k, nk) : NAN;
+    *read_us = nr ? median(rd, nr) : NAN;
 }
 
 /* Host reference for the verification and the sequential column (int and
@@ -167,7 +182,7 @@ int main(int argc, char **argv)
     const char *preset = "short", *csv_path = NULL, *algos = "all";
     clprim_type type = CLPRIM_TYPE_INT32;
     clprim_op op = CLPRIM_OP_SUM;
-    int exclusive = 0, i, a;
+    int exclusive = 0, reduce = 0, i, a;
     size_t sizes[64], count = 0, max_n = 0, elem, s;
     bench b = {0};
     clprim_device_info info;
@@ -183,6 +198,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--algorithms") && i + 1 < argc) algos = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) b.reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--exclusive")) exclusive = 1;
+        else if (!strcmp(argv[i], "--reduce")) reduce = 1;
         else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
             ++i;
             for (type = 0; type < CLPRIM_TYPE_COUNT_ && strcmp(clprim_type_name(type), argv[i]); ++type)
@@ -238,8 +254,10 @@ int main(int argc, char **argv)
         const char *src = copy4_src;
         cl_program p = clCreateProgramWithSource(clprim_context_cl_context(b.ctx), 1, &src, NULL, &err);
         cl_device_id dev = clprim_context_device(b.ctx);
-        if (err == CL_SUCCESS && clBuildProgram(p, 1, &dev, "", NULL, NULL) == CL_SUCCESS)
+        if (err == CL_SUCCESS && clBuildProgram(p, 1, &dev, "", NULL, NULL) == CL_SUCCESS) {
             b.copy4 = clCreateKernel(p, "copy4", &err);
+            b.read4 = clCreateKernel(p, "read4", &err);
+        }
         if (p)
             clReleaseProgram(p);
     }
@@ -250,16 +268,21 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv, "device,driver,type,op,mode,algorithm,n,device_us,host_us,gbs,"
                      "copy_buffer_gbs,copy_kernel_gbs,ratio_to_copy,seq_c_gbs,copy_host_us,"
-                     "host_vs_copy,verified\n");
-    printf("# %s / %s, driver %s\n# %s %s %s; GB/s = 2 n sizeof(T) / median device time\n",
+                     "host_vs_copy,verified,read_gbs,ratio_to_read\n");
+    printf("# %s / %s, driver %s\n# %s %s %s; GB/s = %s n sizeof(T) / median device time\n",
            info.platform_name, info.device_name, info.driver_version, clprim_type_name(type),
-           clprim_op_name(op), exclusive ? "exclusive" : "inclusive");
-    printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %8s %s\n", "n", "algorithm", "device_us",
-           "host_us", "GB/s", "copy GB/s", "ratio", "seq GB/s", "host/cp", "ok");
+           clprim_op_name(op), reduce ? "reduce" : exclusive ? "exclusive scan" : "inclusive scan",
+           reduce ? "" : "2");
+    if (reduce)
+        printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %7s %s\n", "n", "algorithm", "device_us",
+               "host_us", "GB/s", "read GB/s", "ratio", "copy GB/s", "of copy", "ok");
+    else
+        printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %8s %s\n", "n", "algorithm", "device_us",
+               "host_us", "GB/s", "copy GB/s", "ratio", "seq GB/s", "host/cp", "ok");
 
     for (s = 0; s < count; ++s) {
         const size_t n = sizes[s], bytes = n * elem;
-        double copy_us, kernel_us, copy_host_us, seq_us, t0;
+        double copy_us, kernel_us, copy_host_us, read_us, seq_us, t0;
         /* fresh random data per size: small values keep float sums meaningful */
         for (i = 0; (size_t)i < bytes; ++i) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -270,14 +293,16 @@ int main(int argc, char **argv)
         if (type == CLPRIM_TYPE_DOUBLE)
             for (size_t j = 0; j < n; ++j) ((double *)(void *)host_in)[j] = (double)(host_in[j * 8] % 17) / 8.0 - 1.0;
         clEnqueueWriteBuffer(b.q, b.in, CL_TRUE, 0, bytes, host_in, 0, NULL, NULL);
-        time_copies(&b, bytes, &copy_us, &kernel_us, &copy_host_us);
+        time_copies(&b, bytes, &copy_us, &kernel_us, &copy_host_us, &read_us);
         t0 = now_us();
         host_scan(type, op, exclusive, host_in, want, n);
         seq_us = now_us() - t0;
 
-        for (a = 0; a < CLPRIM_SCAN_ALGORITHM_COUNT_; ++a) {
-            const char *name = clprim_scan_algorithm_name((clprim_scan_algorithm)a);
+        for (a = 0; a < (reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_); ++a) {
+            const char *name = reduce ? clprim_reduce_algorithm_name((clprim_reduce_algorithm)a)
+                                      : clprim_scan_algorithm_name((clprim_scan_algorithm)a);
             clprim_scan_desc d = {type, op, exclusive, (clprim_scan_algorithm)a};
+            clprim_reduce_desc rd = {type, op, (clprim_reduce_algorithm)a};
             double dev[MAX_REPS], host[MAX_REPS], dev_us, host_us;
             int r, ok = 1;
             size_t bad;
@@ -289,7 +314,9 @@ int main(int argc, char **argv)
                 cl_event mark = NULL, ev = NULL;
                 clFinish(b.q);
                 clEnqueueMarkerWithWaitList(b.q, 0, NULL, &mark);
-                ok = clprim_scan(b.ctx, NULL, &d, b.in, 0, b.out, 0, n, 0, NULL, &ev) == CLPRIM_SUCCESS;
+                ok = (reduce ? clprim_reduce(b.ctx, NULL, &rd, b.in, 0, n, b.out, 0, 0, NULL, &ev)
+                             : clprim_scan(b.ctx, NULL, &d, b.in, 0, b.out, 0, n, 0, NULL, &ev)) ==
+                     CLPRIM_SUCCESS;
                 clFinish(b.q);
                 if (r >= 0 && ok)
                     dev[r] = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
@@ -299,7 +326,9 @@ int main(int argc, char **argv)
             }
             for (r = 0; r < b.reps && ok; ++r) {
                 t0 = now_us();
-                ok = clprim_scan(b.ctx, NULL, &d, b.in, 0, b.out, 0, n, 0, NULL, NULL) == CLPRIM_SUCCESS;
+                ok = (reduce ? clprim_reduce(b.ctx, NULL, &rd, b.in, 0, n, b.out, 0, 0, NULL, NULL)
+                             : clprim_scan(b.ctx, NULL, &d, b.in, 0, b.out, 0, n, 0, NULL, NULL)) ==
+                     CLPRIM_SUCCESS;
                 clFinish(b.q);
                 host[r] = now_us() - t0;
             }
@@ -311,21 +340,34 @@ int main(int argc, char **argv)
             }
             dev_us = median(dev, b.reps);
             host_us = median(host, b.reps);
-            clEnqueueReadBuffer(b.q, b.out, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
-            bad = verify(type, got, want, n);
+            if (reduce) { /* the result is the inclusive scan's last element */
+                clEnqueueReadBuffer(b.q, b.out, CL_TRUE, 0, elem, got, 0, NULL, NULL);
+                bad = verify(type, got, want + (n - 1) * elem, 1);
+            } else {
+                clEnqueueReadBuffer(b.q, b.out, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+                bad = verify(type, got, want, n);
+            }
             {
-                double gbs = 2.0 * bytes / dev_us / 1e3, copy_gbs = 2.0 * bytes / copy_us / 1e3;
+                const double moved = (reduce ? 1.0 : 2.0) * bytes;
+                double gbs = moved / dev_us / 1e3, copy_gbs = 2.0 * bytes / copy_us / 1e3;
                 double kern_gbs = 2.0 * bytes / kernel_us / 1e3, seq_gbs = 2.0 * bytes / seq_us / 1e3;
+                double read_gbs = (double)bytes / read_us / 1e3;
+                if (reduce)
+                    printf("%-10zu %-18s %10.1f %10.1f %9.1f %9.1f %7.3f %9.1f %7.3f %s\n", n, name,
+                           dev_us, host_us, gbs, read_gbs, gbs / read_gbs, copy_gbs,
+                           gbs / copy_gbs, bad ? "WRONG" : "ok");
+                else
                 printf("%-10zu %-18s %10.1f %10.1f %9.1f %9.1f %7.3f %9.2f %8.2f %s\n", n, name,
                        dev_us, host_us, gbs, copy_gbs, gbs / copy_gbs, seq_gbs,
                        host_us / copy_host_us, bad ? "WRONG" : "ok");
                 if (csv)
                     fprintf(csv, "\"%s\",\"%s\",%s,%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f,"
-                                 "%.2f,%.3f,%d\n",
+                                 "%.2f,%.3f,%d,%.2f,%.4f\n",
                             info.device_name, info.driver_version, clprim_type_name(type),
-                            clprim_op_name(op), exclusive ? "exclusive" : "inclusive", name, n,
-                            dev_us, host_us, gbs, copy_gbs, kern_gbs, gbs / copy_gbs, seq_gbs,
-                            copy_host_us, host_us / copy_host_us, !bad);
+                            clprim_op_name(op), reduce ? "reduce" : exclusive ? "exclusive" : "inclusive",
+                            name, n, dev_us, host_us, gbs, copy_gbs, kern_gbs, gbs / copy_gbs,
+                            seq_gbs, copy_host_us, host_us / copy_host_us, !bad, read_gbs,
+                            gbs / read_gbs);
             }
         }
     }
@@ -333,6 +375,8 @@ int main(int argc, char **argv)
         fclose(csv);
     if (b.copy4)
         clReleaseKernel(b.copy4);
+    if (b.read4)
+        clReleaseKernel(b.read4);
     clReleaseMemObject(b.in);
     clReleaseMemObject(b.out);
     free(host_in);
