@@ -83,6 +83,8 @@ clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
         t.tile_items = (unsigned)strtoul(getenv("CLPRIM_TILE_ITEMS"), NULL, 10);
     if (t.wg_size < 1 || t.tile_items < 1)
         t.wg_size = t.tile_items = 1;
+    if (getenv("CLPRIM_REDUCE_GROUPS_PER_CU"))
+        t.reduce_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_REDUCE_GROUPS_PER_CU"), NULL, 10);
     if (getenv("CLPRIM_LOOKBACK_SPINS"))
         t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
     if (t.lookback_spins < 1)
