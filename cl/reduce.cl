@@ -11,9 +11,11 @@
  *                      assumes a commutative OP, as every built-in one is;
  *   reduce_fast        a bounded grid striding over the input with 16-byte
  *                      vector loads, REDUCE_UNROLL loads in flight per
- *                      work-item, then a SIMD-group / work-group combine. Its
- *                      order depends only on n, the offset and the grid, so
- *                      results are the same every run (no atomics). */
+ *                      work-item, then a SIMD-group / work-group combine, and
+ *                      the last work-group to finish combines the partials.
+ *                      Its order depends only on n, the offset and the grid,
+ *                      so results are the same every run (the one atomic
+ *                      counts finished groups; no value goes through it). */
 #ifndef CLPRIM_ASSEMBLED
 #include "common/elem.clh"
 #include "common/simd.clh"
@@ -79,9 +81,16 @@ inline T clprim_fold_vec(TV v)
 #endif
 }
 
-REDUCE_KERNEL reduce_fast(REDUCE_ARGS)
+/* With `state` (a zeroed counter, then one slot per work-group) the grid
+ * finishes in one launch: each work-group stores its partial, fences and
+ * counts itself done; the last one folds the partials in group order (so the
+ * result does not depend on which group finished last) and writes the result,
+ * and resets the counter for the next call. Without it (state == NULL) each
+ * work-group writes its partial to out[out_off + group] for a second launch. */
+REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
 {
     local T scratch[CLPRIM_WG_SCAN_SCRATCH];
+    local uint last;
     const ulong gid = get_global_id(0), threads = get_global_size(0);
     in += in_off;
     /* elements before the first 16-byte boundary, the aligned vectors, the rest
@@ -106,6 +115,30 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS)
         acc = OP(acc, in[tail + gid]);
     T total;
     clprim_wg_exscan_value(acc, scratch, &total);
-    if (get_local_id(0) == 0)
-        out[out_off + get_group_id(0)] = total;
+    const uint lid = get_local_id(0), groups = get_num_groups(0);
+    if (!state) {
+        if (lid == 0)
+            out[out_off + get_group_id(0)] = total;
+        return;
+    }
+    global uint *done = (global uint *)state;
+    volatile global T *partials = (volatile global T *)(state + 16);
+    if (lid == 0) {
+        partials[get_group_id(0)] = total;
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        last = atomic_inc(done) == groups - 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last)
+        return; /* the whole work-group leaves together */
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    const uint per = (groups + WG_SIZE - 1) / WG_SIZE, end = min(groups, (lid + 1) * per);
+    acc = IDENTITY;
+    for (uint g = lid * per; g < end; ++g)
+        acc = OP(acc, partials[g]);
+    clprim_wg_exscan_value(acc, scratch, &total);
+    if (lid == 0) {
+        out[out_off] = total;
+        atomic_xchg(done, 0u);
+    }
 }

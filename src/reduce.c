@@ -2,6 +2,7 @@
  * and the blocking helpers. */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_] = {
@@ -72,6 +73,40 @@ static clprim_status set_args(clprim_context *ctx, cl_kernel k, cl_mem in, cl_ul
     return CLPRIM_SUCCESS;
 }
 
+/* reduce_fast in one launch: the last work-group to finish combines the
+ * partials, kept with their counter in pooled memory (zeroed once, reset by
+ * the kernel after each use). CLPRIM_REDUCE_TWO_LAUNCHES (development knob)
+ * takes the two-launch path instead, to compare them. */
+static clprim_status reduce_fast_once(clprim_context *ctx, clprim__chain *chain, cl_kernel k,
+                                      const clprim__tuning *t, cl_command_queue queue, cl_mem in,
+                                      size_t in_off, size_t n, cl_mem result, size_t result_off,
+                                      size_t groups, size_t elem, clprim__pool_buf **buf)
+{
+    cl_mem state = NULL;
+    clprim_status st = CLPRIM_SUCCESS;
+    if (groups > 1) {
+        int needs_zero;
+        st = clprim__pool_acquire(ctx, queue, 16 + groups * elem, buf);
+        if (st != CLPRIM_SUCCESS)
+            return st;
+        chain->need_events = 1;
+        state = clprim__pool_mem(*buf);
+        clprim__pool_epoch(*buf, &needs_zero); /* a counter left at 0 by every use */
+        if (needs_zero)
+            st = clprim__chain_fill(ctx, chain, state, clprim__pool_size(*buf));
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = set_args(ctx, k, in, in_off, n, result, result_off);
+    if (st == CLPRIM_SUCCESS) {
+        cl_int err = clSetKernelArg(k, 5, sizeof state, &state);
+        if (err != CL_SUCCESS)
+            st = clprim__fail(ctx, err, "clSetKernelArg failed: %s", clprim_status_string(err));
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(ctx, chain, k, groups, t->wg_size);
+    return st;
+}
+
 static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
                                    const clprim_reduce_desc *d, cl_mem in, size_t in_off,
                                    size_t n, cl_mem result, size_t result_off, cl_uint num_wait,
@@ -114,6 +149,12 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
 
+    groups = level_groups(algo, &t, &ctx->info, n, elem);
+    if (algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES")) {
+        st = reduce_fast_once(ctx, &chain, k, &t, queue, in, in_off, n, result, result_off,
+                              groups, elem, &buf);
+        goto cleanup;
+    }
     /* partial results of every level but the last live in pooled memory */
     for (m = n; (groups = level_groups(algo, &t, &ctx->info, m, elem)) > 1; m = groups)
         temp_n += groups;
@@ -133,6 +174,12 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
         cl_mem dst = last ? result : clprim__pool_mem(buf);
         const size_t dst_off = last ? result_off : temp_n;
         st = set_args(ctx, k, src, off, m, dst, dst_off);
+        if (st == CLPRIM_SUCCESS && algo == CLPRIM_REDUCE_FAST) { /* no state: two launches */
+            const cl_mem none = NULL;
+            cl_int err = clSetKernelArg(k, 5, sizeof none, &none);
+            if (err != CL_SUCCESS)
+                st = clprim__fail(ctx, err, "clSetKernelArg failed: %s", clprim_status_string(err));
+        }
         if (st == CLPRIM_SUCCESS)
             st = clprim__chain_kernel(ctx, &chain, k, groups, t.wg_size);
         src = dst;
