@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_type t)
+/* reduce >= 0: check that reduce algorithm instead of the scan one */
+static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_type t, int reduce)
 {
     /* 5 elements: tiny, but every family's kernels build and run */
     unsigned char buf[5 * 8] = {0};
@@ -18,7 +19,17 @@ static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_ty
         else if (t == CLPRIM_TYPE_DOUBLE) { double one = 1; memcpy(buf + 8 * i, &one, 8); }
         else buf[clprim_type_size(t) * i] = 1;
     }
-    st = clprim_scan_host(ctx, &d, buf, buf, 5);
+    const char *family = reduce >= 0 ? "reduce" : "scan";
+    const char *name = reduce >= 0 ? clprim_reduce_algorithm_name((clprim_reduce_algorithm)reduce)
+                                   : clprim_scan_algorithm_name(a);
+    if (reduce >= 0) {
+        clprim_reduce_desc rd = {t, CLPRIM_OP_SUM, (clprim_reduce_algorithm)reduce};
+        unsigned char value[8];
+        st = clprim_reduce_host(ctx, &rd, buf, 5, value);
+        memcpy(buf + clprim_type_size(t) * 4, value, clprim_type_size(t)); /* as the scan's last */
+    } else {
+        st = clprim_scan_host(ctx, &d, buf, buf, 5);
+    }
     if (st == CLPRIM_SUCCESS) { /* the inclusive sum of five ones ends in 5 */
         double last = buf[clprim_type_size(t) * 4];
         float f;
@@ -29,8 +40,8 @@ static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_ty
             memcpy(&last, buf + 32, sizeof last);
         }
         if (last != 5.0) {
-            printf("    scan %-15s %-7s WRONG RESULT (%g, expected 5)\n",
-                   clprim_scan_algorithm_name(a), clprim_type_name(t), last);
+            printf("    %-6s %-18s %-7s WRONG RESULT (%g, expected 5)\n", family, name,
+                   clprim_type_name(t), last);
             return;
         }
     } else {
@@ -39,7 +50,7 @@ static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_ty
             if (why[i] == '\n')
                 why[i] = ' ';
     }
-    printf("    scan %-15s %-7s %s %s\n", clprim_scan_algorithm_name(a), clprim_type_name(t),
+    printf("    %-6s %-18s %-7s %s %s\n", family, name, clprim_type_name(t),
            st == CLPRIM_SUCCESS ? "ok" : clprim_status_string(st), why);
 }
 
@@ -84,10 +95,13 @@ int main(void)
                    i.has_single_pass ? "yes" : "no");
             printf("  kernel families:\n");
             for (a = 1; a < CLPRIM_SCAN_ALGORITHM_COUNT_; ++a)
-                check_family(ctx, (clprim_scan_algorithm)a, CLPRIM_TYPE_INT32);
-            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_INT64);
-            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_FLOAT);
-            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_DOUBLE);
+                check_family(ctx, (clprim_scan_algorithm)a, CLPRIM_TYPE_INT32, -1);
+            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_INT64, -1);
+            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_FLOAT, -1);
+            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_DOUBLE, -1);
+            for (a = 1; a < CLPRIM_REDUCE_ALGORITHM_COUNT_; ++a)
+                check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_INT32, a);
+            check_family(ctx, CLPRIM_SCAN_AUTO, CLPRIM_TYPE_DOUBLE, CLPRIM_REDUCE_AUTO);
             clprim_context_release(ctx);
             clReleaseContext(c);
         }
