@@ -28,14 +28,21 @@
 #define REDUCE_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 #define REDUCE_ARGS global const T *in, ulong in_off, ulong n, global T *out, ulong out_off
 
+/* The trees' first step: work-item t loads elements t and WG_SIZE + t of its
+ * work-group's 2 * WG_SIZE (identity past n). */
+inline void clprim_load_two(local T *partial, global const T *in, ulong n)
+{
+    const uint t = get_local_id(0);
+    const ulong start = (ulong)get_group_id(0) * 2 * WG_SIZE;
+    partial[t] = clprim_load(in, start + t, n);
+    partial[WG_SIZE + t] = clprim_load(in, start + WG_SIZE + t, n);
+}
+
 REDUCE_KERNEL reduce_naive(REDUCE_ARGS)
 {
     local T partial[2 * WG_SIZE];
     const uint t = get_local_id(0);
-    const ulong start = (ulong)get_group_id(0) * 2 * WG_SIZE;
-    in += in_off;
-    partial[t] = clprim_load(in, start + t, n);
-    partial[WG_SIZE + t] = clprim_load(in, start + WG_SIZE + t, n);
+    clprim_load_two(partial, in + in_off, n);
     for (uint stride = 1; stride <= WG_SIZE; stride *= 2) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (t % stride == 0)
@@ -49,10 +56,7 @@ REDUCE_KERNEL reduce_convergent(REDUCE_ARGS)
 {
     local T partial[2 * WG_SIZE];
     const uint t = get_local_id(0);
-    const ulong start = (ulong)get_group_id(0) * 2 * WG_SIZE;
-    in += in_off;
-    partial[t] = clprim_load(in, start + t, n);
-    partial[WG_SIZE + t] = clprim_load(in, start + WG_SIZE + t, n);
+    clprim_load_two(partial, in + in_off, n);
     for (uint stride = WG_SIZE; stride >= 1; stride /= 2) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (t < stride)
