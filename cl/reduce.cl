@@ -106,13 +106,19 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
     if (gid < head)
         acc = in[gid];
     ulong v = gid;
+    /* one accumulator per load in flight: no chain of dependent adds */
+    T part[REDUCE_UNROLL];
+    for (uint k = 0; k < REDUCE_UNROLL; ++k)
+        part[k] = IDENTITY;
     for (; v + (REDUCE_UNROLL - 1) * threads < vectors; v += REDUCE_UNROLL * threads) {
         TV x[REDUCE_UNROLL];
         for (uint k = 0; k < REDUCE_UNROLL; ++k)
             x[k] = body[v + k * threads];
         for (uint k = 0; k < REDUCE_UNROLL; ++k)
-            acc = OP(acc, clprim_fold_vec(x[k]));
+            part[k] = OP(part[k], clprim_fold_vec(x[k]));
     }
+    for (uint k = 0; k < REDUCE_UNROLL; ++k)
+        acc = OP(acc, part[k]);
     for (; v < vectors; v += threads)
         acc = OP(acc, clprim_fold_vec(body[v]));
     if (tail + gid < n)
