@@ -37,6 +37,19 @@ clprim_status clprim__fail(clprim_context *ctx, clprim_status status, const char
     return status;
 }
 
+clprim_status clprim__fail_locked(clprim_context *ctx, clprim_status status, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&ctx->lock);
+    set_message(ctx, NULL, buf);
+    pthread_mutex_unlock(&ctx->lock);
+    return status;
+}
+
 void clprim__fail_append(clprim_context *ctx, const char *text)
 {
     if (ctx && ctx->error)
@@ -362,6 +375,19 @@ clprim_status clprim__check_queue(clprim_context *ctx, cl_command_queue *queue, 
                             CL_SUCCESS || ectx != ctx->cl_ctx)
             return clprim__fail(ctx, CL_INVALID_EVENT_WAIT_LIST,
                                 "wait[%u] is not a valid event of the context's cl_context", i);
+    }
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, int count, const size_t *sizes,
+                               const void *const *values)
+{
+    int i;
+    for (i = 0; i < count; ++i) {
+        cl_int err = clSetKernelArg(k, (cl_uint)i, sizes[i], values[i]);
+        if (err != CL_SUCCESS)
+            return clprim__fail(ctx, err, "clSetKernelArg(%d) failed: %s", i,
+                                clprim_status_string(err));
     }
     return CLPRIM_SUCCESS;
 }

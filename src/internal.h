@@ -43,10 +43,8 @@ typedef struct clprim__tuning {
 } clprim__tuning;
 
 /* The parameters for the device and element size, from the tuning table
- * (device -> vendor -> device type -> default). Not yet clamped. */
-clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_size);
-/* The same with the development knobs applied (CLPRIM_WG_SIZE, ...) and the
- * work-group size clamped to a power of two the device allows, at least one
+ * (device -> vendor -> device type -> default), with the development knobs
+ * applied (CLPRIM_WG_SIZE, ...) and the work-group size clamped to a power of two the device allows, at least one
  * SIMD group. Each primitive still clamps to its own local memory. */
 clprim__tuning clprim__tuning_for(const clprim_device_info *dev, size_t elem_size);
 
@@ -127,6 +125,10 @@ struct clprim_context {
  * status, so that `return clprim__fail(ctx, CLPRIM_X, "...")` reads well. */
 clprim_status clprim__fail(clprim_context *ctx, clprim_status status,
                            const char *fmt, ...) CLPRIM__PRINTF(3, 4);
+/* The same for callers that do not hold the lock (argument checks of the
+ * blocking helpers before they take it). */
+clprim_status clprim__fail_locked(clprim_context *ctx, clprim_status status,
+                                  const char *fmt, ...) CLPRIM__PRINTF(3, 4);
 /* Appends text (e.g. a build log) to the last failure's message. */
 void clprim__fail_append(clprim_context *ctx, const char *text);
 void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
@@ -141,6 +143,10 @@ clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem
 /* Checks a queue argument (NULL -> the context's queue) and a wait list. */
 clprim_status clprim__check_queue(clprim_context *ctx, cl_command_queue *queue,
                                   cl_uint num_wait, const cl_event *wait);
+
+/* Sets a kernel's first `count` arguments (sizes[i] bytes at values[i]). */
+clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, int count, const size_t *sizes,
+                               const void *const *values);
 
 /* ---- enqueue helper: a chain of kernels forming one library call ---- */
 

@@ -56,21 +56,14 @@ static size_t level_groups(clprim_reduce_algorithm a, const clprim__tuning *t,
     return groups < most ? groups : most ? most : 1;
 }
 
+/* REDUCE_ARGS (cl/reduce.cl), and for reduce_fast (state != NULL) its
+ * single-launch state buffer, which *state may leave NULL for two launches. */
 static clprim_status set_args(clprim_context *ctx, cl_kernel k, cl_mem in, cl_ulong in_off,
-                              cl_ulong n, cl_mem out, cl_ulong out_off)
+                              cl_ulong n, cl_mem out, cl_ulong out_off, const cl_mem *state)
 {
-    cl_int err = clSetKernelArg(k, 0, sizeof in, &in);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(k, 1, sizeof in_off, &in_off);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(k, 2, sizeof n, &n);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(k, 3, sizeof out, &out);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(k, 4, sizeof out_off, &out_off);
-    if (err != CL_SUCCESS)
-        return clprim__fail(ctx, err, "clSetKernelArg failed: %s", clprim_status_string(err));
-    return CLPRIM_SUCCESS;
+    const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, sizeof(cl_mem)};
+    const void *const values[] = {&in, &in_off, &n, &out, &out_off, state};
+    return clprim__set_args(ctx, k, state ? 6 : 5, sizes, values);
 }
 
 /* reduce_fast in one launch: the last work-group to finish combines the
@@ -96,12 +89,7 @@ static clprim_status reduce_fast_once(clprim_context *ctx, clprim__chain *chain,
             st = clprim__chain_fill(ctx, chain, state, clprim__pool_size(*buf));
     }
     if (st == CLPRIM_SUCCESS)
-        st = set_args(ctx, k, in, in_off, n, result, result_off);
-    if (st == CLPRIM_SUCCESS) {
-        cl_int err = clSetKernelArg(k, 5, sizeof state, &state);
-        if (err != CL_SUCCESS)
-            st = clprim__fail(ctx, err, "clSetKernelArg failed: %s", clprim_status_string(err));
-    }
+        st = set_args(ctx, k, in, in_off, n, result, result_off, &state);
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_kernel(ctx, chain, k, groups, t->wg_size);
     return st;
@@ -121,6 +109,7 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
     char defines[1024];
     size_t elem, temp_n = 0, m, groups, off;
     cl_mem src;
+    const cl_mem none = NULL;
     clprim_status st;
 
     memset(&chain, 0, sizeof chain);
@@ -173,13 +162,8 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
         const int last = (groups = level_groups(algo, &t, &ctx->info, m, elem)) == 1;
         cl_mem dst = last ? result : clprim__pool_mem(buf);
         const size_t dst_off = last ? result_off : temp_n;
-        st = set_args(ctx, k, src, off, m, dst, dst_off);
-        if (st == CLPRIM_SUCCESS && algo == CLPRIM_REDUCE_FAST) { /* no state: two launches */
-            const cl_mem none = NULL;
-            cl_int err = clSetKernelArg(k, 5, sizeof none, &none);
-            if (err != CL_SUCCESS)
-                st = clprim__fail(ctx, err, "clSetKernelArg failed: %s", clprim_status_string(err));
-        }
+        st = set_args(ctx, k, src, off, m, dst, dst_off,
+                      algo == CLPRIM_REDUCE_FAST ? &none : NULL); /* no state: two launches */
         if (st == CLPRIM_SUCCESS)
             st = clprim__chain_kernel(ctx, &chain, k, groups, t.wg_size);
         src = dst;
@@ -224,15 +208,11 @@ clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc 
 
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
-    if (!d || !value || (unsigned)d->type >= CLPRIM_TYPE_COUNT_) {
-        pthread_mutex_lock(&ctx->lock);
-        st = d && (unsigned)d->type >= CLPRIM_TYPE_COUNT_
-                 ? clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
-                                (int)d->type)
-                 : clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc or value is NULL");
-        pthread_mutex_unlock(&ctx->lock);
-        return st;
-    }
+    if (!d || !value)
+        return clprim__fail_locked(ctx, CLPRIM_INVALID_ARGUMENT, "desc or value is NULL");
+    if ((unsigned)d->type >= CLPRIM_TYPE_COUNT_)
+        return clprim__fail_locked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                                   (int)d->type);
     elem = clprim_type_size(d->type);
     /* the one-element result goes through pooled memory, so steady-state
      * calls allocate nothing */
@@ -291,13 +271,9 @@ clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size
 
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
-    if (!mean || n == 0) {
-        pthread_mutex_lock(&ctx->lock);
-        st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                          mean ? "the mean of 0 elements is undefined" : "mean is NULL");
-        pthread_mutex_unlock(&ctx->lock);
-        return st;
-    }
+    if (!mean || n == 0)
+        return clprim__fail_locked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                   mean ? "the mean of 0 elements is undefined" : "mean is NULL");
     st = clprim_reduce_value(ctx, &d, in, in_off, n, &sum);
     if (st != CLPRIM_SUCCESS)
         return st;

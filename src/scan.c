@@ -145,19 +145,6 @@ typedef struct scan_run {
     cl_mem temp;
 } scan_run;
 
-static clprim_status set_args(clprim_context *ctx, cl_kernel k, int count, const size_t *sizes,
-                              const void *const *values)
-{
-    int i;
-    for (i = 0; i < count; ++i) {
-        cl_int err = clSetKernelArg(k, (cl_uint)i, sizes[i], values[i]);
-        if (err != CL_SUCCESS)
-            return clprim__fail(ctx, err, "clSetKernelArg(%d) failed: %s", i,
-                                clprim_status_string(err));
-    }
-    return CLPRIM_SUCCESS;
-}
-
 /* Number of tile totals held in temporary memory at every level below n. */
 static size_t temp_elements(size_t n, size_t tile)
 {
@@ -177,7 +164,7 @@ static clprim_status enqueue_tiles(scan_run *r, cl_mem in, cl_ulong in_off, cl_m
     const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 4};
     const void *const values[] = {&in, &in_off, &out, &out_off, &n,
                                   groups > 1 ? &r->temp : &none, &temp_off, &flags};
-    clprim_status st = set_args(r->ctx, r->tile_kernel, 8, sizes, values);
+    clprim_status st = clprim__set_args(r->ctx, r->tile_kernel, 8, sizes, values);
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)groups, r->wg);
     return st;
@@ -200,7 +187,7 @@ static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem 
     if (r->reduce_then_scan) {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8};
         const void *const values[] = {&in, &in_off, &n, &r->temp, &temp_off};
-        st = set_args(r->ctx, r->reduce_kernel, 5, sizes, values);
+        st = clprim__set_args(r->ctx, r->reduce_kernel, 5, sizes, values);
         if (st == CLPRIM_SUCCESS)
             st = clprim__chain_kernel(r->ctx, &r->chain, r->reduce_kernel, (size_t)groups, r->wg);
     } else {
@@ -218,7 +205,7 @@ static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem 
     {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8};
         const void *const values[] = {&out, &out_off, &n, &r->temp, &temp_off, &tile};
-        st = set_args(r->ctx, r->add_kernel, 6, sizes, values);
+        st = clprim__set_args(r->ctx, r->add_kernel, 6, sizes, values);
     }
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_kernel(r->ctx, &r->chain, r->add_kernel, (size_t)groups - 1, r->wg);
@@ -248,7 +235,7 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_m
         const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 4, 4};
         const void *const values[] = {&in, &in_off, &out, &out_off, &n,
                                       tiles > 1 ? &mem : &none, &epoch, &flags};
-        st = set_args(r->ctx, r->tile_kernel, 8, sizes, values);
+        st = clprim__set_args(r->ctx, r->tile_kernel, 8, sizes, values);
     }
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)tiles, r->wg);
@@ -358,16 +345,11 @@ clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, c
 
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
-    if (!d || (unsigned)d->type >= CLPRIM_TYPE_COUNT_ || (n && (!in || !out))) {
-        pthread_mutex_lock(&ctx->lock);
-        if (d && (unsigned)d->type >= CLPRIM_TYPE_COUNT_)
-            st = clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
-                              (int)d->type);
-        else
-            st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
-        pthread_mutex_unlock(&ctx->lock);
-        return st;
-    }
+    if (d && (unsigned)d->type >= CLPRIM_TYPE_COUNT_)
+        return clprim__fail_locked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                                   (int)d->type);
+    if (!d || (n && (!in || !out)))
+        return clprim__fail_locked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
     bytes = clprim_type_size(d->type) * (n ? n : 1);
     if (n && bytes / n != clprim_type_size(d->type))
         return CLPRIM_OUT_OF_BOUNDS;

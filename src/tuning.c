@@ -53,7 +53,7 @@ static const tuning_row rows[] = {
     {0, NULL, 0, 0, {128, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
 };
 
-clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_size)
+static clprim__tuning tuning_lookup(const clprim_device_info *dev, size_t elem_size)
 {
     size_t i;
     for (i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
@@ -73,7 +73,7 @@ clprim__tuning clprim__tuning_lookup(const clprim_device_info *dev, size_t elem_
 
 clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
 {
-    clprim__tuning t = clprim__tuning_lookup(d, elem_size);
+    clprim__tuning t = tuning_lookup(d, elem_size);
     /* development knobs: tile shapes for tuning runs, and a small spin bound
      * that makes nearly every look-back take the fallback (which otherwise
      * only stalled devices reach) for tests */
