@@ -167,111 +167,152 @@ CLPRIM_TYPE_MAP(TU_CHECK)
 
 #define POISON 0xA5
 
-int tu_run_case(clprim_context *ctx, const tu_case *c)
-{
-    const size_t elem = clprim_type_size(c->type);
-    const size_t margin = 7; /* elements past the output that must stay untouched */
-    const size_t in_len = c->in_off + c->n + margin, out_len = c->out_off + c->n + margin;
-    unsigned char *x = NULL, *got = NULL, *ref = NULL, *poison = NULL;
-    long double *fref = NULL, *mag = NULL;
-    cl_context clctx = clprim_context_cl_context(ctx);
-    cl_command_queue q = clprim_context_queue(ctx);
-    cl_mem in = NULL, out = NULL;
-    cl_event ev = NULL;
-    uint64_t s = c->seed;
-    size_t bad = 0, i;
-    char desc[256];
-    cl_int err;
-    int rc = -1;
+/* One case's host arrays and device buffers. */
+typedef struct tu_run {
+    size_t elem;
+    unsigned char *x, *got, *ref, *poison; /* input, read back, reference, poison pattern */
+    long double *fref, *mag;               /* float reference, running sum of |x| */
+    cl_mem in, out;                        /* out NULL: in place */
+    cl_event ev;
+} tu_run;
 
-    tu_describe(c, desc, sizeof desc);
-    x = malloc(in_len * elem);
-    got = malloc((c->in_place ? in_len : out_len) * elem);
-    ref = malloc((c->n + 1) * elem);
-    poison = malloc(out_len * elem);
-    fref = malloc((c->n + 1) * sizeof *fref);
-    mag = malloc((c->n + 1) * sizeof *mag);
-    if (!x || !got || !ref || !poison || !fref || !mag) {
+static void run_release(tu_run *r)
+{
+    if (r->ev)
+        clReleaseEvent(r->ev);
+    if (r->in)
+        clReleaseMemObject(r->in);
+    if (r->out)
+        clReleaseMemObject(r->out);
+    free(r->x);
+    free(r->got);
+    free(r->ref);
+    free(r->poison);
+    free(r->fref);
+    free(r->mag);
+}
+
+/* Allocates the arrays, fills in_len random inputs, computes the reference
+ * scan of n_ref elements from in_off, and creates the input buffer and (with
+ * out_len) a poisoned output buffer. Returns 0, or -1 after printing why. */
+static int run_prepare(tu_run *r, clprim_context *ctx, clprim_type type, clprim_op op,
+                       uint64_t seed, size_t in_len, size_t in_off, size_t n_ref, int exclusive,
+                       size_t out_len, const char *desc)
+{
+    cl_context clctx = clprim_context_cl_context(ctx);
+    const size_t got_len = out_len ? out_len : in_len;
+    uint64_t s = seed;
+    cl_int err;
+
+    memset(r, 0, sizeof *r);
+    r->elem = clprim_type_size(type);
+    r->x = malloc(in_len * r->elem);
+    r->got = malloc(got_len * r->elem);
+    r->ref = malloc((n_ref + 1) * r->elem);
+    r->poison = malloc(got_len * r->elem);
+    r->fref = malloc((n_ref + 1) * sizeof *r->fref);
+    r->mag = malloc((n_ref + 1) * sizeof *r->mag);
+    if (!r->x || !r->got || !r->ref || !r->poison || !r->fref || !r->mag) {
         printf("FAIL %s: out of host memory\n", desc);
-        goto cleanup;
+        return -1;
     }
-    memset(poison, POISON, out_len * elem);
-    switch (c->type) {
+    memset(r->poison, POISON, got_len * r->elem);
+    switch (type) {
 #define TU_CASE(NAME, num, name, cl, host, size, sgn, flt)                      \
     case CLPRIM_TYPE_##NAME:                                                   \
-        fill_##NAME((host *)x, in_len, c->op, &s);                              \
-        ref_##NAME((host *)x + c->in_off, (host *)ref, fref, mag, c->n, c->op,  \
-                   c->exclusive, identity_##NAME(c->op));                      \
+        fill_##NAME((host *)r->x, in_len, op, &s);                              \
+        ref_##NAME((host *)r->x + in_off, (host *)r->ref, r->fref, r->mag, n_ref, op, \
+                   exclusive, identity_##NAME(op));                             \
         break;
         CLPRIM_TYPE_MAP(TU_CASE)
 #undef TU_CASE
     default:
-        goto cleanup;
+        return -1;
     }
-    in = clCreateBuffer(clctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_len * elem, x, &err);
-    if (err == CL_SUCCESS && !c->in_place)
-        out = clCreateBuffer(clctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, out_len * elem,
-                             poison, &err);
+    r->in = clCreateBuffer(clctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_len * r->elem, r->x,
+                           &err);
+    if (err == CL_SUCCESS && out_len)
+        r->out = clCreateBuffer(clctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                out_len * r->elem, r->poison, &err);
     if (err != CL_SUCCESS) {
         printf("FAIL %s: clCreateBuffer: %s\n", desc, clprim_status_string(err));
-        goto cleanup;
+        return -1;
     }
-    {
-        clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm};
-        clprim_status st = clprim_scan(ctx, NULL, &d, in, c->in_off, c->in_place ? in : out,
-                                       c->in_place ? c->in_off : c->out_off, c->n, 0, NULL, &ev);
-        if (st != CLPRIM_SUCCESS) {
-            char why[2048];
-            clprim_context_last_error(ctx, why, sizeof why);
-            printf("FAIL %s: %s: %s\n", desc, clprim_status_string(st), why);
-            goto cleanup;
-        }
+    return 0;
+}
+
+/* After the call: its status, then wait for r->ev and read `len` elements of
+ * the output (r->out, or r->in in place) into r->got. 0, or -1 after printing. */
+static int run_collect(tu_run *r, clprim_context *ctx, clprim_status st, size_t len,
+                       const char *desc)
+{
+    cl_int err;
+    if (st != CLPRIM_SUCCESS) {
+        char why[2048];
+        clprim_context_last_error(ctx, why, sizeof why);
+        printf("FAIL %s: %s: %s\n", desc, clprim_status_string(st), why);
+        return -1;
     }
-    err = clWaitForEvents(1, &ev);
+    err = clWaitForEvents(1, &r->ev);
     if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(q, c->in_place ? in : out, CL_TRUE, 0,
-                                  (c->in_place ? in_len : out_len) * elem, got, 0, NULL, NULL);
+        err = clEnqueueReadBuffer(clprim_context_queue(ctx), r->out ? r->out : r->in, CL_TRUE, 0,
+                                  len * r->elem, r->got, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         printf("FAIL %s: waiting / reading back: %s\n", desc, clprim_status_string(err));
-        goto cleanup;
+        return -1;
     }
-    {
-        const size_t off = c->in_place ? c->in_off : c->out_off;
-        const size_t total = c->in_place ? in_len : out_len;
-        const unsigned char *around = c->in_place ? x : poison;
-        switch (c->type) {
+    return 0;
+}
+
+/* Compares count results at r->got[off] with reference element ref_first
+ * on; the tolerance counts count_base elements before it, out of total_n.
+ * Then checks that the other `len` elements still equal `around`. */
+static size_t run_check(const tu_run *r, clprim_type type, clprim_op op, size_t off, size_t count,
+                        size_t ref_first, size_t count_base, size_t total_n,
+                        const unsigned char *around, size_t len, const char *desc)
+{
+    size_t bad = 0, i;
+    switch (type) {
 #define TU_CASE(NAME, num, name, cl, host, size, sgn, flt)                      \
     case CLPRIM_TYPE_##NAME:                                                   \
-        bad = check_##NAME((const host *)got + off, (const host *)ref, fref, mag, c->n, \
-                           c->op, desc, 0, c->n);                             \
+        bad = check_##NAME((const host *)r->got + off, (const host *)r->ref + ref_first, \
+                           r->fref + ref_first, r->mag + ref_first, count, op, desc, \
+                           count_base, total_n);                                \
         break;
-            CLPRIM_TYPE_MAP(TU_CASE)
+        CLPRIM_TYPE_MAP(TU_CASE)
 #undef TU_CASE
-        default:
-            break;
-        }
-        /* nothing outside [off, off + n) may change */
-        for (i = 0; i < total; ++i)
-            if ((i < off || i >= off + c->n) &&
-                memcmp(got + i * elem, around + i * elem, elem) != 0 && bad++ < 5)
-                printf("  %s: element %zu outside the output range was written\n", desc, i);
+    default:
+        break;
     }
+    for (i = 0; i < len; ++i)
+        if ((i < off || i >= off + count) &&
+            memcmp(r->got + i * r->elem, around + i * r->elem, r->elem) != 0 && bad++ < 5)
+            printf("  %s: element %zu outside the output range was written\n", desc, i);
     if (bad)
         printf("FAIL %s: %zu wrong elements\n", desc, bad);
-    rc = bad ? -1 : 0;
-cleanup:
-    if (ev)
-        clReleaseEvent(ev);
-    if (in)
-        clReleaseMemObject(in);
-    if (out)
-        clReleaseMemObject(out);
-    free(x);
-    free(got);
-    free(ref);
-    free(poison);
-    free(fref);
-    free(mag);
+    return bad;
+}
+
+int tu_run_case(clprim_context *ctx, const tu_case *c)
+{
+    const size_t margin = 7; /* elements past the output that must stay untouched */
+    const size_t in_len = c->in_off + c->n + margin, out_len = c->out_off + c->n + margin;
+    const size_t off = c->in_place ? c->in_off : c->out_off, len = c->in_place ? in_len : out_len;
+    clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm};
+    char desc[256];
+    tu_run r;
+    int rc = -1;
+
+    tu_describe(c, desc, sizeof desc);
+    if (run_prepare(&r, ctx, c->type, c->op, c->seed, in_len, c->in_off, c->n, c->exclusive,
+                    c->in_place ? 0 : out_len, desc) == 0 &&
+        run_collect(&r, ctx,
+                    clprim_scan(ctx, NULL, &d, r.in, c->in_off, r.out ? r.out : r.in, off, c->n,
+                                0, NULL, &r.ev),
+                    len, desc) == 0)
+        rc = run_check(&r, c->type, c->op, off, c->n, 0, 0, c->n,
+                       c->in_place ? r.x : r.poison, len, desc) ? -1 : 0;
+    run_release(&r);
     return rc;
 }
 
@@ -284,102 +325,25 @@ void tu_describe_reduce(const tu_reduce_case *c, char *buf, size_t size)
 
 int tu_run_reduce_case(clprim_context *ctx, const tu_reduce_case *c)
 {
-    const size_t elem = clprim_type_size(c->type), margin = 3;
+    const size_t margin = 3;
     const size_t in_len = c->in_off + c->n + margin, out_len = c->result_off + 1 + margin;
-    unsigned char *x = NULL, *ref = NULL, *got = NULL, *poison = NULL, *expect;
-    long double *fref = NULL, *mag = NULL, fexpect, mexpect;
-    cl_mem in = NULL, out = NULL;
-    cl_event ev = NULL;
-    uint64_t s = c->seed;
-    size_t bad = 0, i;
+    /* the reference is the last element of the inclusive scan; n = 0 gives
+     * the identity, which the exclusive scan of one element holds */
+    const size_t last = c->n ? c->n - 1 : 0;
+    clprim_reduce_desc d = {c->type, c->op, c->algorithm};
     char desc[256];
-    cl_int err;
+    tu_run r;
     int rc = -1;
 
     tu_describe_reduce(c, desc, sizeof desc);
-    x = malloc(in_len * elem);
-    ref = malloc((c->n + 1) * elem);
-    got = malloc(out_len * elem);
-    poison = malloc(out_len * elem);
-    fref = malloc((c->n + 1) * sizeof *fref);
-    mag = malloc((c->n + 1) * sizeof *mag);
-    if (!x || !ref || !got || !poison || !fref || !mag)
-        goto cleanup;
-    memset(poison, POISON, out_len * elem);
-    /* the reference is the last element of the inclusive scan; n = 0 gives
-     * the identity, which the exclusive scan of one element holds */
-    switch (c->type) {
-#define TU_CASE(NAME, num, name, cl, host, size, sgn, flt)                      \
-    case CLPRIM_TYPE_##NAME:                                                   \
-        fill_##NAME((host *)x, in_len, c->op, &s);                              \
-        ref_##NAME((host *)x + c->in_off, (host *)ref, fref, mag, c->n ? c->n : 1, c->op, \
-                   c->n == 0, identity_##NAME(c->op));                          \
-        break;
-        CLPRIM_TYPE_MAP(TU_CASE)
-#undef TU_CASE
-    default:
-        goto cleanup;
-    }
-    expect = ref + (c->n ? c->n - 1 : 0) * elem;
-    fexpect = fref[c->n ? c->n - 1 : 0];
-    mexpect = mag[c->n ? c->n - 1 : 0];
-    in = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                        in_len * elem, x, &err);
-    if (err == CL_SUCCESS)
-        out = clCreateBuffer(clprim_context_cl_context(ctx),
-                             CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, out_len * elem, poison, &err);
-    if (err != CL_SUCCESS) {
-        printf("FAIL %s: clCreateBuffer: %s\n", desc, clprim_status_string(err));
-        goto cleanup;
-    }
-    {
-        clprim_reduce_desc d = {c->type, c->op, c->algorithm};
-        clprim_status st = clprim_reduce(ctx, NULL, &d, in, c->in_off, c->n, out, c->result_off,
-                                         0, NULL, &ev);
-        if (st != CLPRIM_SUCCESS) {
-            char why[2048];
-            clprim_context_last_error(ctx, why, sizeof why);
-            printf("FAIL %s: %s: %s\n", desc, clprim_status_string(st), why);
-            goto cleanup;
-        }
-    }
-    err = clWaitForEvents(1, &ev);
-    if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(clprim_context_queue(ctx), out, CL_TRUE, 0, out_len * elem, got,
-                                  0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        printf("FAIL %s: waiting / reading back: %s\n", desc, clprim_status_string(err));
-        goto cleanup;
-    }
-    switch (c->type) {
-#define TU_CASE(NAME, num, name, cl, host, size, sgn, flt)                      \
-    case CLPRIM_TYPE_##NAME:                                                   \
-        bad = check_##NAME((const host *)got + c->result_off, (const host *)expect, &fexpect, \
-                           &mexpect, 1, c->op, desc, c->n ? c->n - 1 : 0, c->n);   \
-        break;
-        CLPRIM_TYPE_MAP(TU_CASE)
-#undef TU_CASE
-    default:
-        break;
-    }
-    for (i = 0; i < out_len; ++i)
-        if (i != c->result_off && memcmp(got + i * elem, poison + i * elem, elem) != 0 && bad++ < 5)
-            printf("  %s: element %zu of the result buffer was written\n", desc, i);
-    if (bad)
-        printf("FAIL %s\n", desc);
-    rc = bad ? -1 : 0;
-cleanup:
-    if (ev)
-        clReleaseEvent(ev);
-    if (in)
-        clReleaseMemObject(in);
-    if (out)
-        clReleaseMemObject(out);
-    free(x);
-    free(ref);
-    free(got);
-    free(poison);
-    free(fref);
-    free(mag);
+    if (run_prepare(&r, ctx, c->type, c->op, c->seed, in_len, c->in_off, c->n ? c->n : 1,
+                    c->n == 0, out_len, desc) == 0 &&
+        run_collect(&r, ctx,
+                    clprim_reduce(ctx, NULL, &d, r.in, c->in_off, c->n, r.out, c->result_off, 0,
+                                  NULL, &r.ev),
+                    out_len, desc) == 0)
+        rc = run_check(&r, c->type, c->op, c->result_off, 1, last, last, c->n, r.poison, out_len,
+                       desc) ? -1 : 0;
+    run_release(&r);
     return rc;
 }
