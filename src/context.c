@@ -25,28 +25,32 @@ static void set_message(clprim_context *ctx, const char *prefix, const char *tex
     ctx->error = m;
 }
 
-clprim_status clprim__fail(clprim_context *ctx, clprim_status status, const char *fmt, ...)
+static void set_message_v(clprim_context *ctx, const char *fmt, va_list ap)
 {
     char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
+    set_message(ctx, NULL, buf);
+}
+
+clprim_status clprim__fail(clprim_context *ctx, clprim_status status, const char *fmt, ...)
+{
+    va_list ap;
+    if (!ctx)
+        return status;
+    va_start(ap, fmt);
+    set_message_v(ctx, fmt, ap);
     va_end(ap);
-    if (ctx)
-        set_message(ctx, NULL, buf);
     return status;
 }
 
 clprim_status clprim__fail_locked(clprim_context *ctx, clprim_status status, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     pthread_mutex_lock(&ctx->lock);
-    set_message(ctx, NULL, buf);
+    set_message_v(ctx, fmt, ap);
     pthread_mutex_unlock(&ctx->lock);
+    va_end(ap);
     return status;
 }
 
