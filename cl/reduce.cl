@@ -7,11 +7,15 @@
  *                      t % stride == 0 (divergent: active work-items spread out);
  *   reduce_convergent  the stride halves from the work-group size and
  *                      work-items t < stride work (contiguous: whole SIMD groups
- *                      retire); combines element t with t + stride, so it
- *                      assumes a commutative OP, as every built-in one is;
+ *                      retire); combines element t with t + stride, which
+ *                      reorders, so a non-commutative OP (CLPRIM_COMMUTATIVE
+ *                      0) keeps the active work-items contiguous by mapping
+ *                      work-item t to element 2 * stride * t instead;
  *   reduce_fast        a bounded grid striding over the input with 16-byte
  *                      vector loads, REDUCE_UNROLL loads in flight per
- *                      work-item, then a SIMD-group / work-group combine, and
+ *                      work-item (a non-commutative OP: one contiguous range
+ *                      per work-item instead), then a SIMD-group / work-group
+ *                      combine, and
  *                      the last work-group to finish combines the partials.
  *                      Its order depends only on n, the offset and the grid,
  *                      so results are the same every run (the one atomic
@@ -57,31 +61,48 @@ REDUCE_KERNEL reduce_convergent(REDUCE_ARGS)
     local T partial[2 * WG_SIZE];
     const uint t = get_local_id(0);
     clprim_load_two(partial, in + in_off, n);
+#if CLPRIM_COMMUTATIVE
     for (uint stride = WG_SIZE; stride >= 1; stride /= 2) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (t < stride)
             partial[t] = OP(partial[t], partial[t + stride]);
     }
+#else
+    for (uint stride = 1; stride <= WG_SIZE; stride *= 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t < WG_SIZE / stride)
+            partial[2 * stride * t] = OP(partial[2 * stride * t], partial[2 * stride * t + stride]);
+    }
+#endif
     if (t == 0)
         out[out_off + get_group_id(0)] = partial[0];
 }
 
-/* 16 bytes of T: int4, float4, long2, double2 (a literal, for token pasting) */
-#if T_SIZE == 4
+/* 16 bytes of T: int4, float4, long2, double2 (a literal, for token pasting);
+ * the caller's types load one element at a time */
+#if !CLPRIM_T_BUILTIN
+#define VEC 1
+#elif T_SIZE == 4
 #define VEC 4
 #elif T_SIZE == 8
 #define VEC 2
 #else
 #error "clprim: reduce_fast needs 4- or 8-byte elements"
 #endif
+#if VEC == 1
+#define TV T
+#else
 #define TV CLPRIM_CAT(T, VEC)
+#endif
 
 inline T clprim_fold_vec(TV v)
 {
 #if VEC == 4
     return OP(OP(v.s0, v.s1), OP(v.s2, v.s3));
-#else
+#elif VEC == 2
     return OP(v.s0, v.s1);
+#else
+    return v;
 #endif
 }
 
@@ -97,6 +118,7 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
     local uint last;
     const ulong gid = get_global_id(0), threads = get_global_size(0);
     in += in_off;
+#if CLPRIM_COMMUTATIVE
     /* elements before the first 16-byte boundary, the aligned vectors, the rest
      * (the buffer itself is aligned far beyond 16 bytes) */
     const ulong head = min((ulong)((VEC - in_off % VEC) % VEC), n);
@@ -123,6 +145,14 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
         acc = OP(acc, clprim_fold_vec(body[v]));
     if (tail + gid < n)
         acc = OP(acc, in[tail + gid]);
+#else
+    /* in order: work-item gid (global order = group order, then work-item
+     * order, as the combines below keep it) folds one contiguous range */
+    const ulong chunk = (n + threads - 1) / threads, stop = min(n, gid * chunk + chunk);
+    T acc = IDENTITY;
+    for (ulong i = gid * chunk; i < stop; ++i)
+        acc = OP(acc, in[i]);
+#endif
     T total;
     clprim_wg_exscan_value(acc, scratch, &total);
     const uint lid = get_local_id(0), groups = get_num_groups(0);
@@ -132,7 +162,8 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
         return;
     }
     global uint *done = (global uint *)state;
-    volatile global T *partials = (volatile global T *)(state + 16);
+    /* 128: past the counter, at any T's alignment */
+    volatile global T *partials = (volatile global T *)(state + 128);
     if (lid == 0) {
         partials[get_group_id(0)] = total;
         mem_fence(CLK_GLOBAL_MEM_FENCE);

@@ -55,7 +55,7 @@ inline void clprim_store_inclusive(global T *out, ulong base, ulong n,
     for (uint i = lid; i < count && base + i < n; i += WG_SIZE)
         out[base + i] = !(flags & SCAN_EXCLUSIVE) ? s[i]
                         : i > 0                   ? s[i - 1]
-                                                  : (T)(IDENTITY);
+                                                  : IDENTITY;
     if ((flags & SCAN_WRITE_SUMS) && lid == 0)
         sums[get_group_id(0)] = s[count - 1];
 }
@@ -174,7 +174,7 @@ inline void clprim_tile_scan_end(local T *s, global T *out, ulong base, ulong n,
 {
     const uint first = get_local_id(0) * TILE_ITEMS;
     for (uint j = 0; j < TILE_ITEMS; ++j)
-        s[PAD(first + j)] = OP(prefix, exclusive ? (j > 0 ? r[j - 1] : (T)(IDENTITY)) : r[j]);
+        s[PAD(first + j)] = OP(prefix, exclusive ? (j > 0 ? r[j - 1] : IDENTITY) : r[j]);
     barrier(CLK_LOCAL_MEM_FENCE);
     clprim_tile_store(out, s, base, n, TILE_ITEMS);
 }

@@ -219,6 +219,84 @@ clprim_status clprim_context_device_info(const clprim_context *ctx,
                                          clprim_device_info *info);
 
 /* ------------------------------------------------------------------------ */
+/* User-defined operators and element types                                  */
+/* ------------------------------------------------------------------------ */
+
+/* An associative operator with an identity on an element type of the
+ * caller's, both given as OpenCL C source. It runs wherever a built-in
+ * operator does (every scan algorithm, inclusive and exclusive; every reduce
+ * algorithm), through the same kernels.
+ *
+ * Example: affine maps x -> a*x + b, composed left to right, so that an
+ * inclusive scan of (a[i], b[i]) solves x[i] = a[i]*x[i-1] + b[i] (x[-1] = 0):
+ *
+ *   clprim_operator_desc d = {0};
+ *   d.type = "float2";            // .x = a, .y = b
+ *   d.combine = "(float2)(a.x * b.x, b.x * a.y + b.y)"; // first a, then b
+ *   d.identity = "(float2)(1.0f, 0.0f)";
+ *   d.size = 2 * sizeof(cl_float);
+ *   clprim_operator_create(ctx, &d, &affine);
+ *   clprim_scan_desc s = {0};
+ *   s.custom = affine;            // type and op are then ignored
+ *
+ * Fields:
+ *   type      the OpenCL C name of one element: a built-in type ("float2",
+ *             "int4", ...) or a type that `source` defines ("point", "struct
+ *             pair"); required.
+ *   source    OpenCL C placed before everything else in the kernels: type
+ *             definitions and helper functions. May be NULL. Names starting
+ *             with clprim_ / CLPRIM_, and the macros T, T_SIZE, OP and
+ *             IDENTITY, are the library's.
+ *   combine   an OpenCL C expression of `a` and `b` (both of the element type,
+ *             a coming first in the sequence) whose value, of the element
+ *             type, is a op b; required. It must be associative; it need not
+ *             be commutative unless flags says so.
+ *   identity  an OpenCL C expression of the element type: the identity e
+ *             (e op x == x op e == x); required.
+ *   size      sizeof the element on the host, in bytes; must equal the
+ *             device's sizeof(type) (checked). Note that OpenCL's 3-component
+ *             vectors (float3) are 16 bytes on the device.
+ *   flags     CLPRIM_OPERATOR_COMMUTATIVE lets reduce combine elements out of
+ *             order (its fastest loads); without it every algorithm keeps the
+ *             sequence order.
+ *   samples, sample_count
+ *             optional host elements on which the identity law is checked
+ *             (bytewise: avoid -0.0, NaN and padding bytes in them). Whatever
+ *             is given, e op e == e is checked.
+ *
+ * clprim_operator_create compiles the source for the context's device (the
+ * compiler's log goes to the last error on failure: CLPRIM_BUILD_FAILED),
+ * checks the size (CLPRIM_INVALID_ARGUMENT, message with both sizes) and the
+ * identity (CLPRIM_INVALID_ARGUMENT), and only then returns an operator. The
+ * operator is used with that context only. It is immutable, so several
+ * threads may use it at once; it holds no OpenCL objects and may be released
+ * before or after its context, but not while a call using it is running.
+ * Kernels for it are built at first use, like those of built-in operators. */
+enum {
+  CLPRIM_OPERATOR_COMMUTATIVE = 1u << 0
+};
+
+typedef struct clprim_operator_desc {
+  const char *type;
+  const char *source;
+  const char *combine;
+  const char *identity;
+  size_t size;
+  unsigned flags;
+  const void *samples;
+  size_t sample_count;
+} clprim_operator_desc;
+
+typedef struct clprim_operator clprim_operator;
+
+clprim_status clprim_operator_create(clprim_context *ctx, const clprim_operator_desc *desc,
+                                     clprim_operator **op);
+/* NULL is a no-op. */
+void clprim_operator_release(clprim_operator *op);
+/* The element size given at creation (0 for NULL). */
+size_t clprim_operator_size(const clprim_operator *op);
+
+/* ------------------------------------------------------------------------ */
 /* Scan (all-prefix-sums)                                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -282,6 +360,8 @@ typedef struct clprim_scan_desc {
   int exclusive;                   /* 0: out[i] = in[0] op ... op in[i]
                                       1: out[i] = identity op in[0] ... op in[i-1] */
   clprim_scan_algorithm algorithm;
+  const clprim_operator *custom;   /* non-NULL: this operator and its element
+                                      type instead of type and op */
 } clprim_scan_desc;
 
 /* Scans n elements of `in` starting at element in_off into `out` starting at
@@ -320,7 +400,12 @@ clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *desc
  *                    t < stride active (contiguous); levels until one value;
  *   FAST             a bounded grid (a few work-groups per compute unit)
  *                    striding over the input with 16-byte vector loads,
- *                    SIMD-group combine, and one small second launch.
+ *                    SIMD-group combine, and the last work-group to finish
+ *                    combines the partials (one launch).
+ * Custom operators without CLPRIM_OPERATOR_COMMUTATIVE keep the sequence
+ * order: FAST then gives each work-item one contiguous range (element loads),
+ * and CONVERGENT_TREE maps work-item t to element 2 * stride * t (still
+ * contiguous active work-items, without the reordering t + stride pairing).
  * Float results are reproducible: for one device, algorithm, n and offset the
  * combination order is fixed (no atomics), so every run gives the same bits. */
 #define CLPRIM_REDUCE_ALGORITHM_MAP(XX)                                        \
@@ -344,6 +429,8 @@ typedef struct clprim_reduce_desc {
   clprim_type type;
   clprim_op op;
   clprim_reduce_algorithm algorithm;
+  const clprim_operator *custom;   /* non-NULL: this operator and its element
+                                      type instead of type and op */
 } clprim_reduce_desc;
 
 /* Folds n elements of `in` from element in_off with desc->op, and writes the
@@ -355,7 +442,8 @@ clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
                             cl_uint num_wait, const cl_event *wait, cl_event *event);
 
 /* Blocking: reduces a device buffer on the context's queue and copies the
- * result to *value (clprim_type_size(desc->type) bytes). */
+ * result to *value (clprim_type_size(desc->type) bytes, or the custom
+ * operator's size). */
 clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc *desc,
                                   cl_mem in, size_t in_off, size_t n, void *value);
 

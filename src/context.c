@@ -310,19 +310,6 @@ clprim_status clprim_context_device_info(const clprim_context *ctx, clprim_devic
 
 /* ---- argument checks ---- */
 
-clprim_status clprim__check_element(clprim_context *ctx, clprim_type type, clprim_op op)
-{
-    if ((unsigned)type >= CLPRIM_TYPE_COUNT_)
-        return clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
-                            (int)type);
-    if ((unsigned)op >= CLPRIM_OP_COUNT_)
-        return clprim__fail(ctx, CLPRIM_UNKNOWN_OPERATOR, "desc->op %d is not a clprim_op", (int)op);
-    if (type == CLPRIM_TYPE_DOUBLE && !ctx->info.has_fp64)
-        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double needs cl_khr_fp64, which %s lacks",
-                            ctx->info.device_name);
-    return CLPRIM_SUCCESS;
-}
-
 clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem mem, size_t off,
                                    size_t n, size_t elem)
 {

@@ -19,6 +19,21 @@
  * pragma for double) to buf. Returns 0, or -1 when buf is too small. */
 int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t size);
 
+/* The element layer of one call: a built-in (type, op) or a custom operator. */
+typedef struct clprim__element {
+    size_t size;          /* bytes per element, host and device */
+    int builtin;          /* CLPRIM_T_BUILTIN: vector loads, packed tile status */
+    const char *defines;  /* the define header: `own` or the operator's */
+    char own[512];
+} clprim__element;
+
+/* Lock held. Checks a descriptor's element (custom operator of this context,
+ * else a known type and operator the device can run) and fills *e. */
+clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clprim_op op,
+                                      const clprim_operator *custom, clprim__element *e);
+/* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
+size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
+
 /* ---- kernel sources (generated from cl/ by tools/embed_cl.cmake) ---- */
 
 typedef struct clprim__cl_file {
@@ -134,8 +149,6 @@ void clprim__fail_append(clprim_context *ctx, const char *text);
 void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
     CLPRIM__PRINTF(3, 4);
 
-/* Checks an element type and operator, and that the device can run the type. */
-clprim_status clprim__check_element(clprim_context *ctx, clprim_type type, clprim_op op);
 /* Checks that `mem` is a buffer of the context holding (off + n) elements of
  * `elem` bytes; `what` names the argument in the message. Lock held. */
 clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem mem,

@@ -11,20 +11,23 @@ static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_] = {
     [CLPRIM_REDUCE_FAST] = "reduce_fast",
 };
 
-/* cl/reduce.cl's REDUCE_UNROLL times its 16-byte vector: elements a work-item
- * loads per round, which sizes the grid of small inputs */
-#define FAST_ITEMS_PER_THREAD(elem) (4 * 16 / (elem))
+/* cl/reduce.cl's REDUCE_UNROLL times its vector (16 bytes of a built-in
+ * type, one element of a caller's): elements a work-item loads per round,
+ * which sizes the grid of small inputs */
+static size_t fast_items_per_thread(const clprim__element *e)
+{
+    return e->builtin ? 4 * 16 / e->size : 4;
+}
 
 static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
                               const clprim_reduce_desc *d, cl_mem in, size_t in_off, size_t n,
                               cl_mem result, size_t result_off, cl_uint num_wait,
-                              const cl_event *wait)
+                              const cl_event *wait, clprim__element *e)
 {
     clprim_status st;
-    size_t elem;
     if (!d)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
-    st = clprim__check_element(ctx, d->type, d->op);
+    st = clprim__element_resolve(ctx, d->type, d->op, d->custom, e);
     if (st != CLPRIM_SUCCESS)
         return st;
     if ((unsigned)d->algorithm >= CLPRIM_REDUCE_ALGORITHM_COUNT_)
@@ -34,23 +37,22 @@ static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
     st = clprim__check_queue(ctx, queue, num_wait, wait);
     if (st != CLPRIM_SUCCESS)
         return st;
-    elem = clprim_type_size(d->type);
-    st = clprim__check_buffer(ctx, "in", in, in_off, n, elem);
+    st = clprim__check_buffer(ctx, "in", in, in_off, n, e->size);
     if (st == CLPRIM_SUCCESS)
-        st = clprim__check_buffer(ctx, "result", result, result_off, 1, elem);
+        st = clprim__check_buffer(ctx, "result", result, result_off, 1, e->size);
     return st;
 }
 
 /* Work-groups of one level over n elements. */
 static size_t level_groups(clprim_reduce_algorithm a, const clprim__tuning *t,
-                           const clprim_device_info *d, size_t n, size_t elem)
+                           const clprim_device_info *d, size_t n, const clprim__element *e)
 {
     size_t per, groups, most;
     if (a != CLPRIM_REDUCE_FAST) {
         per = 2 * (size_t)t->wg_size;
         return n ? (n + per - 1) / per : 1;
     }
-    per = (size_t)t->wg_size * FAST_ITEMS_PER_THREAD(elem);
+    per = (size_t)t->wg_size * fast_items_per_thread(e);
     groups = n ? (n + per - 1) / per : 1;
     most = (size_t)d->compute_units * t->reduce_groups_per_cu;
     return groups < most ? groups : most ? most : 1;
@@ -79,7 +81,7 @@ static clprim_status reduce_fast_once(clprim_context *ctx, clprim__chain *chain,
     clprim_status st = CLPRIM_SUCCESS;
     if (groups > 1) {
         int needs_zero;
-        st = clprim__pool_acquire(ctx, queue, 16 + groups * elem, buf);
+        st = clprim__pool_acquire(ctx, queue, 128 + groups * elem, buf); /* cl/reduce.cl */
         if (st != CLPRIM_SUCCESS)
             return st;
         chain->need_events = 1;
@@ -106,30 +108,26 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
     clprim__tuning t;
     clprim_reduce_algorithm algo;
     cl_kernel k;
-    char defines[1024];
+    clprim__element e;
     size_t elem, temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
     clprim_status st;
 
     memset(&chain, 0, sizeof chain);
-    st = validate(ctx, &queue, d, in, in_off, n, result, result_off, num_wait, wait);
+    st = validate(ctx, &queue, d, in, in_off, n, result, result_off, num_wait, wait, &e);
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_begin(&chain, queue, num_wait, wait);
     chain.need_events |= event != NULL;
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
 
-    elem = clprim_type_size(d->type);
-    if (clprim__element_defines(d->type, d->op, defines, sizeof defines) != 0) {
-        st = clprim__fail(ctx, CLPRIM_INTERNAL, "element defines do not fit");
-        goto cleanup;
-    }
+    elem = e.size;
     t = clprim__tuning_for(&ctx->info, elem);
     /* the trees hold 2 * WG_SIZE elements in local memory */
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;
-    st = clprim__program_get(ctx, "reduce.cl", defines, &t, &prog);
+    st = clprim__program_get(ctx, "reduce.cl", e.defines, &t, &prog);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     t = *clprim__program_tuning(prog);
@@ -138,14 +136,14 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
 
-    groups = level_groups(algo, &t, &ctx->info, n, elem);
+    groups = level_groups(algo, &t, &ctx->info, n, &e);
     if (algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES")) {
         st = reduce_fast_once(ctx, &chain, k, &t, queue, in, in_off, n, result, result_off,
                               groups, elem, &buf);
         goto cleanup;
     }
     /* partial results of every level but the last live in pooled memory */
-    for (m = n; (groups = level_groups(algo, &t, &ctx->info, m, elem)) > 1; m = groups)
+    for (m = n; (groups = level_groups(algo, &t, &ctx->info, m, &e)) > 1; m = groups)
         temp_n += groups;
     if (temp_n) {
         st = clprim__pool_acquire(ctx, queue, temp_n * elem, &buf);
@@ -159,7 +157,7 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
     m = n;
     temp_n = 0;
     do {
-        const int last = (groups = level_groups(algo, &t, &ctx->info, m, elem)) == 1;
+        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &e)) == 1;
         cl_mem dst = last ? result : clprim__pool_mem(buf);
         const size_t dst_off = last ? result_off : temp_n;
         st = set_args(ctx, k, src, off, m, dst, dst_off,
@@ -210,10 +208,10 @@ clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc 
         return CLPRIM_INVALID_ARGUMENT;
     if (!d || !value)
         return clprim__fail_locked(ctx, CLPRIM_INVALID_ARGUMENT, "desc or value is NULL");
-    if ((unsigned)d->type >= CLPRIM_TYPE_COUNT_)
+    elem = clprim__element_size(d->type, d->custom);
+    if (!elem)
         return clprim__fail_locked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
                                    (int)d->type);
-    elem = clprim_type_size(d->type);
     /* the one-element result goes through pooled memory, so steady-state
      * calls allocate nothing */
     pthread_mutex_lock(&ctx->lock);
@@ -240,9 +238,9 @@ clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *
 
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
-    if (!d || (unsigned)d->type >= CLPRIM_TYPE_COUNT_ || (n && !in))
+    elem = d ? clprim__element_size(d->type, d->custom) : 0;
+    if (!elem || (n && !in))
         return clprim_reduce_value(ctx, d, NULL, 0, n, value); /* reports the bad argument */
-    elem = clprim_type_size(d->type);
     if (n && (n * elem) / n != elem)
         return CLPRIM_OUT_OF_BOUNDS;
     buf = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, n ? n * elem : elem, NULL, &st);
@@ -258,7 +256,7 @@ clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *
 clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
                           size_t n, double *mean)
 {
-    clprim_reduce_desc d = {type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO};
+    clprim_reduce_desc d = {type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL};
     union {
         cl_int i32;
         cl_uint u32;

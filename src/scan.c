@@ -49,11 +49,11 @@ static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clpri
 }
 
 /* Bytes of single-pass status for `tiles` tiles (layout: cl/common/lookback.clh). */
-static size_t single_pass_state_bytes(size_t tiles, size_t elem)
+static size_t single_pass_state_bytes(size_t tiles, const clprim__element *e)
 {
-    if (elem == 4)
+    if (e->builtin && e->size == 4)
         return 16 + tiles * 8;
-    return 16 + ((tiles * 4 + 7) & ~(size_t)7) + 2 * tiles * elem;
+    return ((16 + tiles * 4 + 127) & ~(size_t)127) + 2 * tiles * e->size;
 }
 
 /* Elements one work-group scans (must match cl/scan.cl). */
@@ -110,13 +110,13 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
 
 static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
                               const clprim_scan_desc *d, cl_mem in, size_t in_off, cl_mem out,
-                              size_t out_off, size_t n, cl_uint num_wait, const cl_event *wait)
+                              size_t out_off, size_t n, cl_uint num_wait, const cl_event *wait,
+                              clprim__element *e)
 {
     clprim_status st;
-    size_t elem;
     if (!d)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
-    st = clprim__check_element(ctx, d->type, d->op);
+    st = clprim__element_resolve(ctx, d->type, d->op, d->custom, e);
     if (st != CLPRIM_SUCCESS)
         return st;
     if ((unsigned)d->algorithm >= CLPRIM_SCAN_ALGORITHM_COUNT_)
@@ -129,10 +129,9 @@ static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
     st = clprim__check_queue(ctx, queue, num_wait, wait);
     if (st != CLPRIM_SUCCESS)
         return st;
-    elem = clprim_type_size(d->type);
-    st = clprim__check_buffer(ctx, "in", in, in_off, n, elem);
+    st = clprim__check_buffer(ctx, "in", in, in_off, n, e->size);
     if (st == CLPRIM_SUCCESS)
-        st = clprim__check_buffer(ctx, "out", out, out_off, n, elem);
+        st = clprim__check_buffer(ctx, "out", out, out_off, n, e->size);
     return st;
 }
 
@@ -252,26 +251,21 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     clprim__pool_buf *buf = NULL;
     clprim__tuning t;
     clprim_scan_algorithm algo;
-    char defines[1024];
-    size_t elem, temp_n;
+    clprim__element e;
+    size_t temp_n;
     clprim_status st;
 
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
-    st = validate(ctx, &queue, d, in, in_off, out, out_off, n, num_wait, wait);
+    st = validate(ctx, &queue, d, in, in_off, out, out_off, n, num_wait, wait, &e);
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_begin(&r.chain, queue, num_wait, wait);
     r.chain.need_events |= event != NULL;
     if (st != CLPRIM_SUCCESS || n == 0)
         goto cleanup;
 
-    elem = clprim_type_size(d->type);
-    if (clprim__element_defines(d->type, d->op, defines, sizeof defines) != 0) {
-        st = clprim__fail(ctx, CLPRIM_INTERNAL, "element defines do not fit");
-        goto cleanup;
-    }
-    t = scan_tuning(ctx, elem);
-    st = clprim__program_get(ctx, "scan.cl", defines, &t, &prog);
+    t = scan_tuning(ctx, e.size);
+    st = clprim__program_get(ctx, "scan.cl", e.defines, &t, &prog);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     t = *clprim__program_tuning(prog);
@@ -284,7 +278,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     if (is_single_pass(algo)) {
         const size_t tiles = (n + r.tile - 1) / r.tile;
         if (tiles > 1) {
-            st = clprim__pool_acquire(ctx, queue, single_pass_state_bytes(tiles, elem), &buf);
+            st = clprim__pool_acquire(ctx, queue, single_pass_state_bytes(tiles, &e), &buf);
             if (st != CLPRIM_SUCCESS)
                 goto cleanup;
             r.chain.need_events = 1;
@@ -303,7 +297,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
 
     temp_n = temp_elements(n, r.tile);
     if (temp_n) {
-        st = clprim__pool_acquire(ctx, queue, temp_n * elem, &buf);
+        st = clprim__pool_acquire(ctx, queue, temp_n * e.size, &buf);
         if (st != CLPRIM_SUCCESS)
             goto cleanup;
         r.temp = clprim__pool_mem(buf);
@@ -343,15 +337,18 @@ clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, c
     size_t bytes;
     clprim_status st;
 
+    size_t elem;
+
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
-    if (d && (unsigned)d->type >= CLPRIM_TYPE_COUNT_)
+    elem = d ? clprim__element_size(d->type, d->custom) : 0;
+    if (d && !elem)
         return clprim__fail_locked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
                                    (int)d->type);
     if (!d || (n && (!in || !out)))
         return clprim__fail_locked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
-    bytes = clprim_type_size(d->type) * (n ? n : 1);
-    if (n && bytes / n != clprim_type_size(d->type))
+    bytes = elem * (n ? n : 1);
+    if (n && bytes / n != elem)
         return CLPRIM_OUT_OF_BOUNDS;
     /* one buffer, scanned in place: half the device memory of in + out */
     buf = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &st);

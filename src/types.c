@@ -81,12 +81,12 @@ int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t si
                      symbol, t->cl);
         else
             snprintf(op_expr, sizeof op_expr, "((a) %s (b))", symbol);
-        snprintf(identity, sizeof identity, "(%s)%s", t->cl, op == CLPRIM_OP_SUM ? "0" : "1");
+        snprintf(identity, sizeof identity, "%s", op == CLPRIM_OP_SUM ? "0" : "1");
         break;
     case CLPRIM_OP_MIN:
         snprintf(op_expr, sizeof op_expr, "((b) < (a) ? (b) : (a))");
         if (t->is_float)
-            snprintf(identity, sizeof identity, "(%s)INFINITY", t->cl);
+            snprintf(identity, sizeof identity, "INFINITY");
         else
             snprintf(identity, sizeof identity, "%s_MAX", upper);
         break;
@@ -94,17 +94,19 @@ int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t si
     default:
         snprintf(op_expr, sizeof op_expr, "((a) < (b) ? (b) : (a))");
         if (t->is_float)
-            snprintf(identity, sizeof identity, "(%s)(-INFINITY)", t->cl);
+            snprintf(identity, sizeof identity, "(-INFINITY)");
         else if (t->is_signed)
             snprintf(identity, sizeof identity, "%s_MIN", upper);
         else
-            snprintf(identity, sizeof identity, "(%s)0", t->cl);
+            snprintf(identity, sizeof identity, "0");
         break;
     }
+    /* IDENTITY has type T (elem.clh), so it can stand in a ?: beside a T */
     int len = snprintf(buf, size,
                        "%s#define T %s\n#define T_SIZE %zu\n#define OP(a, b) %s\n"
-                       "#define IDENTITY %s\n",
+                       "#define IDENTITY ((%s)%s)\n#define CLPRIM_T_BUILTIN 1\n"
+                       "#define CLPRIM_COMMUTATIVE 1\n",
                        type == CLPRIM_TYPE_DOUBLE ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
-                       t->cl, t->size, op_expr, identity);
+                       t->cl, t->size, op_expr, t->cl, identity);
     return len < 0 || (size_t)len >= size ? -1 : 0;
 }

@@ -298,7 +298,7 @@ int tu_run_case(clprim_context *ctx, const tu_case *c)
     const size_t margin = 7; /* elements past the output that must stay untouched */
     const size_t in_len = c->in_off + c->n + margin, out_len = c->out_off + c->n + margin;
     const size_t off = c->in_place ? c->in_off : c->out_off, len = c->in_place ? in_len : out_len;
-    clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm};
+    clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm, NULL};
     char desc[256];
     tu_run r;
     int rc = -1;
@@ -330,7 +330,7 @@ int tu_run_reduce_case(clprim_context *ctx, const tu_reduce_case *c)
     /* the reference is the last element of the inclusive scan; n = 0 gives
      * the identity, which the exclusive scan of one element holds */
     const size_t last = c->n ? c->n - 1 : 0;
-    clprim_reduce_desc d = {c->type, c->op, c->algorithm};
+    clprim_reduce_desc d = {c->type, c->op, c->algorithm, NULL};
     char desc[256];
     tu_run r;
     int rc = -1;
