@@ -150,8 +150,28 @@ typedef void (*clprim_log_fn)(void *user, int level, const char *message);
 /* Context option flags. */
 enum {
   /* Behave as if the device lacked cl_khr_fp64 (to test that path on any device). */
-  CLPRIM_CONTEXT_HIDE_FP64 = 1u << 0
+  CLPRIM_CONTEXT_HIDE_FP64 = 1u << 0,
+  /* Do not read or write the on-disk program cache (see below). */
+  CLPRIM_CONTEXT_NO_DISK_CACHE = 1u << 1
 };
+
+/* On-disk program cache
+ * ---------------------
+ * Kernels are compiled for the device at first use; the built binaries are
+ * also kept on disk, so later processes (and later contexts) skip the
+ * compiler. Folder: options->cache_dir, else $CLPRIM_CACHE_DIR, else
+ * $XDG_CACHE_HOME/clprim, else ~/.cache/clprim (created when missing). One
+ * file per program; deleting the folder, or any file in it, at any time is
+ * safe (they are rebuilt). An entry is keyed by the whole kernel source and
+ * build options, the platform name and version, device name, vendor id,
+ * driver version and clprim's version, so a driver update never reuses an
+ * old binary. Files are written to a temporary name and renamed, so
+ * concurrent processes only ever see whole files; each is checksummed and
+ * verified on load, and a damaged file or a binary the driver rejects is
+ * rebuilt from source and replaced. A folder that cannot be written is not
+ * an error: the context carries on without the disk cache and says so once
+ * through the log callback. Off: CLPRIM_CONTEXT_NO_DISK_CACHE, or the
+ * environment variable CLPRIM_DISK_CACHE=0. */
 
 /* Options for clprim_context_create. A NULL options pointer, or one zeroed
  * with memset, gives the defaults. */
@@ -163,6 +183,7 @@ typedef struct clprim_context_options {
   clprim_log_fn log;   /* may be NULL */
   void *log_user;      /* passed back to log */
   unsigned flags;      /* CLPRIM_CONTEXT_* */
+  const char *cache_dir; /* on-disk program cache folder; NULL: the default */
 } clprim_context_options;
 
 /* Creates a context on a device chosen as options->device says, with its own

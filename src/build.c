@@ -4,7 +4,8 @@
  *        + every cl/common/ header, #line-tagged
  *        + the kernel file, #line-tagged.
  * Kernel text is embedded in the library at build time; CLPRIM_KERNEL_DIR
- * may point at a cl/ folder to load it from disk instead (for development). */
+ * may point at a cl/ folder to load it from disk instead (for development).
+ * Built binaries are also kept on disk for later processes (disk_cache.c). */
 #include "internal.h"
 
 #include <stdio.h>
@@ -92,20 +93,22 @@ static clprim_status add_file(clprim_context *ctx, text *t, const char *name)
 
 clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_program *out)
 {
+    /* CLPRIM_BUILD_OPTIONS (development knob) is appended, e.g. NVIDIA's
+     * -cl-nv-maxrregcount=N or -D overrides of kernel defaults */
+    char options[512];
+    const char *extra = getenv("CLPRIM_BUILD_OPTIONS");
     cl_int err;
-    cl_program p = clCreateProgramWithSource(ctx->cl_ctx, 1, &source, NULL, &err);
-    *out = NULL;
+    cl_program p;
+
+    snprintf(options, sizeof options, "-cl-std=CL1.2 %s", extra ? extra : "");
+    clprim__cache_load(ctx, source, options, out);
+    if (*out)
+        return CLPRIM_SUCCESS;
+    p = clCreateProgramWithSource(ctx->cl_ctx, 1, &source, NULL, &err);
     if (err != CL_SUCCESS)
         return clprim__fail(ctx, err, "clCreateProgramWithSource failed: %s",
                             clprim_status_string(err));
-    {
-        /* CLPRIM_BUILD_OPTIONS (development knob) is appended, e.g. NVIDIA's
-         * -cl-nv-maxrregcount=N or -D overrides of kernel defaults */
-        char options[512];
-        const char *extra = getenv("CLPRIM_BUILD_OPTIONS");
-        snprintf(options, sizeof options, "-cl-std=CL1.2 %s", extra ? extra : "");
-        err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
-    }
+    err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         size_t len = 0;
         char *log = NULL;
@@ -124,6 +127,7 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_p
         clReleaseProgram(p);
         return st;
     }
+    clprim__cache_store(ctx, source, options, p);
     *out = p;
     return CLPRIM_SUCCESS;
 }

@@ -157,6 +157,7 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
         ctx->log_user = opt->log_user;
         ctx->flags = opt->flags;
     }
+    ctx->cache_dir = clprim__cache_dir(opt);
     st = clprim__device_probe(ctx->device, ctx->flags, &ctx->info);
     if (st != CLPRIM_SUCCESS)
         return clprim__fail(ctx, st, "querying the device failed");
@@ -168,9 +169,10 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
     st = clprim__probe_simd_width(ctx);
     if (st != CLPRIM_SUCCESS)
         return st;
-    clprim__log(ctx, CLPRIM_LOG_INFO, "clprim %s on %s / %s (SIMD width %u from %s)",
+    clprim__log(ctx, CLPRIM_LOG_INFO, "clprim %s on %s / %s (SIMD width %u from %s); disk cache %s",
                 CLPRIM_VERSION_STRING, ctx->info.platform_name, ctx->info.device_name,
-                ctx->info.simd_width, ctx->info.simd_source);
+                ctx->info.simd_width, ctx->info.simd_source,
+                ctx->cache_dir ? ctx->cache_dir : "off");
     return CLPRIM_SUCCESS;
 }
 
@@ -282,6 +284,7 @@ void clprim_context_release(clprim_context *ctx)
         clReleaseContext(ctx->cl_ctx);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->error);
+    free(ctx->cache_dir);
     free(ctx);
 }
 

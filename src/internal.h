@@ -110,6 +110,19 @@ void clprim__program_cache_destroy(clprim__program *first);
 clprim_status clprim__build_source(clprim_context *ctx, const char *source,
                                    cl_program *program);
 
+/* ---- on-disk program cache (disk_cache.c) ---- */
+
+/* The cache folder the options and environment choose (heap), or NULL when
+ * the disk cache is off. */
+char *clprim__cache_dir(const clprim_context_options *opt);
+/* Lock held. A program built from the cached binary of (source, options),
+ * or *program = NULL on a miss (never an error). */
+clprim_status clprim__cache_load(clprim_context *ctx, const char *source, const char *options,
+                                 cl_program *program);
+/* Lock held. Keeps the built program's binary for later processes. */
+void clprim__cache_store(clprim_context *ctx, const char *source, const char *options,
+                         cl_program program);
+
 /* ---- device facts (device.c) ---- */
 
 /* Fills *info from the device; simd_width may be left 0 when only a kernel can
@@ -134,6 +147,8 @@ struct clprim_context {
     char *error;          /* last failure's message (heap), or NULL */
     clprim__program *programs;
     clprim__pool pool;
+    char *cache_dir;      /* on-disk program cache folder, NULL when off */
+    unsigned long cache_writes;
 };
 
 /* Lock held (or ctx not yet shared). Records a failure message and returns

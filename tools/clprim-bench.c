@@ -4,6 +4,7 @@
  *   clprim-bench [--preset short|full|large] [--type int32|uint32|int64|uint64|float|double]
  *                [--op sum|product|min|max] [--exclusive] [--reduce] [--algorithms all|NAME,...]
  *                [--reps R] [--csv FILE]
+ *   clprim-bench --first-call [--reps R] [--csv FILE]
  *
  * --reduce times the reduce algorithms instead of the scans: GB/s then counts
  * bytes read (n sizeof(T)), and "read" is a read-only float4 kernel over the
@@ -17,7 +18,9 @@
  * GB/s counts bytes read plus written (2 n sizeof(T)), like the copy column;
  * host/cp is the call's host wall-clock over that of one clEnqueueCopyBuffer
  * of the same bytes (what small n costs, launches included).
- * tools/plot-bench.sh turns the CSV into a PNG chart. */
+ * tools/plot-bench.sh turns the CSV into a PNG chart.
+ * --first-call times the first scan of a fresh process with the on-disk
+ * program cache cold and warm (tools/first_call.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
 
@@ -29,6 +32,9 @@
 #include <time.h>
 
 #define MAX_REPS 101
+
+int clprim_bench_first_call(const char *self, const char *csv_path, int reps);
+int clprim_bench_first_call_child(const char *dir);
 
 static double now_us(void)
 {
@@ -182,7 +188,7 @@ int main(int argc, char **argv)
     const char *preset = "short", *csv_path = NULL, *algos = "all";
     clprim_type type = CLPRIM_TYPE_INT32;
     clprim_op op = CLPRIM_OP_SUM;
-    int exclusive = 0, reduce = 0, i, a;
+    int exclusive = 0, reduce = 0, first_call = 0, i, a;
     size_t sizes[64], count = 0, max_n = 0, elem, s;
     bench b = {0};
     clprim_device_info info;
@@ -199,6 +205,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) b.reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--exclusive")) exclusive = 1;
         else if (!strcmp(argv[i], "--reduce")) reduce = 1;
+        else if (!strcmp(argv[i], "--first-call")) first_call = 1;
+        else if (!strcmp(argv[i], "--first-call-child") && i + 1 < argc)
+            return clprim_bench_first_call_child(argv[i + 1]);
         else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
             ++i;
             for (type = 0; type < CLPRIM_TYPE_COUNT_ && strcmp(clprim_type_name(type), argv[i]); ++type)
@@ -216,6 +225,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim-bench: bad --type, --op or --reps\n");
         return 2;
     }
+    if (first_call)
+        return clprim_bench_first_call(argv[0], csv_path, b.reps == 11 ? 3 : b.reps);
     if (!strcmp(preset, "full")) {
         for (s = 10; s <= 28; s += 2)
             sizes[count++] = (size_t)1 << s;

@@ -1,0 +1,266 @@
+/* On-disk cache of built program binaries, shared by processes.
+ *
+ * Entry key: the whole assembled source and build options, with everything
+ * that decides what a binary means: platform name and version, device name,
+ * vendor id, driver version and clprim's version. A driver update therefore
+ * changes the key and never reuses a stale binary. The file name is a 128-bit
+ * hash of the key; the key itself (with the source's hashes in place of the
+ * source) is stored in the file and compared on load, so a hash collision
+ * is a miss, not a wrong binary.
+ *
+ * File: "CLPRIMC1", key length, binary length (both u64, little-endian as
+ * written by this machine), key, binary, FNV-1a 64 checksum of all before it.
+ * Written to a temporary file in the same folder and renamed over the entry,
+ * so that a reader sees a whole old file or a whole new one, never half; two
+ * processes writing one entry at once each rename a complete file.
+ *
+ * Nothing here is an error to the caller: an unreadable, corrupt or foreign
+ * entry is a miss (the program is built from source and the entry replaced),
+ * and a folder that cannot be written turns the cache off for the context,
+ * which the log callback is told once. */
+#define _POSIX_C_SOURCE 200809L
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char magic[8] = {'C', 'L', 'P', 'R', 'I', 'M', 'C', '1'};
+
+static unsigned long long fnv1a(const void *p, size_t n, unsigned long long h)
+{
+    const unsigned char *s = p;
+    while (n--)
+        h = (h ^ *s++) * 0x100000001B3ull;
+    return h;
+}
+#define FNV_BASIS 0xCBF29CE484222325ull
+
+char *clprim__cache_dir(const clprim_context_options *opt)
+{
+    const char *env = getenv("CLPRIM_DISK_CACHE"), *base, *sub = "";
+    char *dir;
+    size_t len;
+    if ((opt && (opt->flags & CLPRIM_CONTEXT_NO_DISK_CACHE)) || (env && strcmp(env, "0") == 0))
+        return NULL;
+    if (opt && opt->cache_dir && *opt->cache_dir)
+        base = opt->cache_dir;
+    else if ((base = getenv("CLPRIM_CACHE_DIR")) != NULL && *base)
+        ;
+    else if ((base = getenv("XDG_CACHE_HOME")) != NULL && *base)
+        sub = "/clprim";
+    else if ((base = getenv("HOME")) != NULL && *base)
+        sub = "/.cache/clprim";
+    else
+        return NULL;
+    len = strlen(base) + strlen(sub) + 1;
+    dir = malloc(len);
+    if (dir)
+        snprintf(dir, len, "%s%s", base, sub);
+    return dir;
+}
+
+/* mkdir -p; 0 when the folder exists afterwards */
+static int make_dirs(char *path)
+{
+    char *p;
+    struct stat sb;
+    for (p = path + 1; *p; ++p)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+                *p = '/';
+                return -1;
+            }
+            *p = '/';
+        }
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
+}
+
+/* The key text and the entry's path; NULL on allocation failure. */
+static char *entry_key(const clprim_context *ctx, const char *source, const char *options,
+                       char *path, size_t path_size)
+{
+    const char *driver = getenv("CLPRIM_CACHE_DRIVER_VERSION"); /* tests: a driver update */
+    const size_t slen = strlen(source);
+    char platform_version[128] = "";
+    unsigned long long h1, h2;
+    char *key;
+    int len;
+    cl_platform_id platform = NULL;
+
+    if (clGetDeviceInfo(ctx->device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) ==
+        CL_SUCCESS)
+        clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof platform_version,
+                          platform_version, NULL);
+    h1 = fnv1a(source, slen, FNV_BASIS);
+    h2 = fnv1a(source, slen, 0x84222325CBF29CE4ull ^ slen);
+    len = snprintf(NULL, 0,
+                   "clprim %s\nplatform %s | %s\ndevice %s\nvendor 0x%x\ndriver %s\n"
+                   "options %s\nsource %zu %016llx %016llx\n",
+                   CLPRIM_VERSION_STRING, ctx->info.platform_name, platform_version,
+                   ctx->info.device_name, ctx->info.vendor_id,
+                   driver ? driver : ctx->info.driver_version, options, slen, h1, h2);
+    key = len > 0 ? malloc((size_t)len + 1) : NULL;
+    if (!key)
+        return NULL;
+    snprintf(key, (size_t)len + 1,
+             "clprim %s\nplatform %s | %s\ndevice %s\nvendor 0x%x\ndriver %s\n"
+             "options %s\nsource %zu %016llx %016llx\n",
+             CLPRIM_VERSION_STRING, ctx->info.platform_name, platform_version,
+             ctx->info.device_name, ctx->info.vendor_id,
+             driver ? driver : ctx->info.driver_version, options, slen, h1, h2);
+    snprintf(path, path_size, "%s/%016llx%016llx.bin", ctx->cache_dir,
+             fnv1a(key, (size_t)len, FNV_BASIS), fnv1a(key, (size_t)len, 0x9E3779B97F4A7C15ull));
+    return key;
+}
+
+/* The entry's binary when the file is whole and is for this key; else NULL. */
+static unsigned char *read_entry(const clprim_context *ctx, const char *path, const char *key,
+                                 size_t *bin_len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *data = NULL, *bin = NULL;
+    unsigned long long klen, blen, sum;
+    long size;
+    const size_t head = sizeof magic + 16, keylen = strlen(key);
+
+    if (!f)
+        return NULL; /* a plain miss */
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+        (size_t)size < head + 8 || !(data = malloc((size_t)size)) ||
+        fread(data, 1, (size_t)size, f) != (size_t)size)
+        goto bad;
+    memcpy(&klen, data + sizeof magic, 8);
+    memcpy(&blen, data + sizeof magic + 8, 8);
+    memcpy(&sum, data + size - 8, 8);
+    if (memcmp(data, magic, sizeof magic) != 0 || klen > (unsigned long long)size ||
+        blen > (unsigned long long)size || head + klen + blen + 8 != (unsigned long long)size ||
+        fnv1a(data, (size_t)size - 8, FNV_BASIS) != sum)
+        goto bad;
+    if (klen != keylen || memcmp(data + head, key, keylen) != 0) {
+        clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: %s is for another key; rebuilding", path);
+        goto done;
+    }
+    bin = malloc(blen ? (size_t)blen : 1);
+    if (bin) {
+        memcpy(bin, data + head + klen, (size_t)blen);
+        *bin_len = (size_t)blen;
+    }
+    goto done;
+bad:
+    clprim__log(ctx, CLPRIM_LOG_WARNING, "disk cache: %s is damaged (checksum or size); rebuilding",
+                path);
+done:
+    free(data);
+    fclose(f);
+    return bin;
+}
+
+clprim_status clprim__cache_load(clprim_context *ctx, const char *source, const char *options,
+                                 cl_program *out)
+{
+    char path[4096];
+    char *key;
+    unsigned char *bin = NULL;
+    size_t bin_len = 0;
+    cl_int err, status = CL_SUCCESS;
+    cl_program p = NULL;
+
+    *out = NULL;
+    if (!ctx->cache_dir)
+        return CLPRIM_SUCCESS;
+    key = entry_key(ctx, source, options, path, sizeof path);
+    if (key)
+        bin = read_entry(ctx, path, key, &bin_len);
+    if (!bin)
+        goto cleanup;
+    p = clCreateProgramWithBinary(ctx->cl_ctx, 1, &ctx->device, &bin_len,
+                                  (const unsigned char **)&bin, &status, &err);
+    if (err == CL_SUCCESS && status == CL_SUCCESS)
+        err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+        clprim__log(ctx, CLPRIM_LOG_WARNING,
+                    "disk cache: the driver rejected the binary in %s (%s); rebuilding", path,
+                    clprim_status_string(err != CL_SUCCESS ? err : status));
+        if (p)
+            clReleaseProgram(p);
+        goto cleanup;
+    }
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: hit %s", path);
+    *out = p;
+cleanup:
+    free(bin);
+    free(key);
+    return CLPRIM_SUCCESS;
+}
+
+/* Turns the cache off for this context, saying why once. */
+static void give_up(clprim_context *ctx, const char *what, const char *path)
+{
+    clprim__log(ctx, CLPRIM_LOG_WARNING,
+                "disk cache: cannot %s %s (%s); carrying on without the disk cache", what, path,
+                strerror(errno));
+    free(ctx->cache_dir);
+    ctx->cache_dir = NULL;
+}
+
+void clprim__cache_store(clprim_context *ctx, const char *source, const char *options,
+                         cl_program program)
+{
+    char path[4096], tmp[4200];
+    char *key = NULL;
+    unsigned char *bin = NULL;
+    size_t bin_len = 0;
+    unsigned long long klen, blen, sum;
+    FILE *f = NULL;
+    int ok;
+
+    if (!ctx->cache_dir)
+        return;
+    if (make_dirs(ctx->cache_dir) != 0) {
+        give_up(ctx, "create the folder", ctx->cache_dir);
+        return;
+    }
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof bin_len, &bin_len, NULL) !=
+            CL_SUCCESS ||
+        bin_len == 0 || !(bin = malloc(bin_len)) ||
+        clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
+        !(key = entry_key(ctx, source, options, path, sizeof path))) {
+        clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: no binary to keep for this program");
+        goto cleanup;
+    }
+    /* unique to this process, context and write (the context's lock is held) */
+    snprintf(tmp, sizeof tmp, "%s.%ld.%p.%lu.tmp", path, (long)getpid(), (void *)ctx,
+             ++ctx->cache_writes);
+    f = fopen(tmp, "wb");
+    if (!f) {
+        give_up(ctx, "write to", ctx->cache_dir);
+        goto cleanup;
+    }
+    klen = strlen(key);
+    blen = bin_len;
+    sum = fnv1a(magic, sizeof magic, FNV_BASIS);
+    sum = fnv1a(&klen, 8, sum);
+    sum = fnv1a(&blen, 8, sum);
+    sum = fnv1a(key, (size_t)klen, sum);
+    sum = fnv1a(bin, bin_len, sum);
+    ok = fwrite(magic, sizeof magic, 1, f) == 1 && fwrite(&klen, 8, 1, f) == 1 &&
+         fwrite(&blen, 8, 1, f) == 1 && fwrite(key, 1, (size_t)klen, f) == klen &&
+         fwrite(bin, 1, bin_len, f) == bin_len && fwrite(&sum, 8, 1, f) == 1;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        give_up(ctx, "write to", ctx->cache_dir);
+        goto cleanup;
+    }
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: stored %s", path);
+cleanup:
+    free(bin);
+    free(key);
+}

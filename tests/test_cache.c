@@ -1,0 +1,329 @@
+/* The on-disk program cache: hits across contexts and processes, damaged
+ * files and rejected binaries rebuilt and replaced, a driver update missing,
+ * the switches, an unwritable folder, and two processes filling one entry at
+ * once. Hits and stores are counted from the log callback's messages; every
+ * run also checks a scan's result, so a bad binary cannot pass unnoticed.
+ *
+ * `test_cache child DIR hit|any` is the second process: one context on DIR,
+ * one checked scan, "hits=H stores=S damaged=D" on stdout, exit status 0
+ * when the scan was right (and, with `hit`, every program came from DIR). */
+#define _POSIX_C_SOURCE 200809L
+#include "common/testutil.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+static const char *self;
+
+typedef struct counts {
+    int hits, stores, damaged, rejected, off;
+} counts;
+
+static void count_log(void *user, int level, const char *msg)
+{
+    counts *c = user;
+    (void)level;
+    c->hits += strstr(msg, "disk cache: hit") != NULL;
+    c->stores += strstr(msg, "disk cache: stored") != NULL;
+    c->damaged += strstr(msg, "is damaged") != NULL;
+    c->rejected += strstr(msg, "rejected the binary") != NULL;
+    c->off += strstr(msg, "carrying on without the disk cache") != NULL;
+}
+
+/* One context on `dir` (flags as given), one multilevel int32 scan checked
+ * against the host; the log's counts in *c. Returns 0 when the scan was right. */
+static int run_once(const char *dir, unsigned flags, counts *c)
+{
+    clprim_context_options o;
+    clprim_context *ctx = NULL;
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_MULTILEVEL, NULL};
+    enum { N = 3000 };
+    cl_int x[N], y[N], run = 0;
+    uint64_t s = tu_seed();
+    int i, bad = 0;
+
+    memset(c, 0, sizeof *c);
+    memset(&o, 0, sizeof o);
+    o.log = count_log;
+    o.log_user = c;
+    o.flags = flags;
+    o.cache_dir = dir;
+    if (clprim_context_create(&o, &ctx) != CLPRIM_SUCCESS)
+        return -1;
+    for (i = 0; i < N; ++i)
+        x[i] = (cl_int)(tu_rand(&s) % 1000) - 500;
+    if (clprim_scan_host(ctx, &d, x, y, N) != CLPRIM_SUCCESS)
+        bad = 1;
+    for (i = 0; i < N && !bad; ++i) {
+        run += x[i];
+        bad = y[i] != run;
+    }
+    clprim_context_release(ctx);
+    return bad ? -1 : 0;
+}
+
+/* A fresh empty folder under the temp dir (heap). */
+static char *fresh_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = malloc(4096);
+    assert_non_null(dir);
+    snprintf(dir, 4096, "%s/clprim-cache-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+/* Calls fn on every entry file of dir; returns how many there were. */
+static int for_entries(const char *dir, void (*fn)(const char *path))
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[8192];
+    int count = 0;
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".bin") && !strstr(e->d_name, ".tmp")) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (fn)
+                fn(path);
+            ++count;
+        }
+    closedir(d);
+    return count;
+}
+
+static void remove_path(const char *path)
+{
+    remove(path);
+}
+
+static void remove_dir(char *dir)
+{
+    for_entries(dir, remove_path);
+    rmdir(dir);
+    free(dir);
+}
+
+/* Reads a whole file; *size its length. */
+static unsigned char *slurp(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *data;
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = malloc((size_t)*size);
+    assert_non_null(data);
+    assert_int_equal(fread(data, 1, (size_t)*size, f), (size_t)*size);
+    fclose(f);
+    return data;
+}
+
+static void spill(const char *path, const unsigned char *data, long size)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+}
+
+/* One byte in the middle flipped: the checksum no longer matches. */
+static void damage(const char *path)
+{
+    long size;
+    unsigned char *data = slurp(path, &size);
+    data[size / 2] ^= 0x5A;
+    spill(path, data, size);
+    free(data);
+}
+
+/* The binary replaced by junk, with a checksum that matches again: the file
+ * is whole, but the driver cannot use what is in it. The layout is the one
+ * documented in src/disk_cache.c. */
+static void junk_binary(const char *path)
+{
+    long size, i;
+    unsigned char *data = slurp(path, &size);
+    unsigned long long klen, blen, sum = 0xCBF29CE484222325ull;
+    memcpy(&klen, data + 8, 8);
+    memcpy(&blen, data + 16, 8);
+    for (i = 0; i < (long)blen; ++i)
+        data[24 + klen + i] = (unsigned char)(i * 7 + 1);
+    for (i = 0; i < size - 8; ++i)
+        sum = (sum ^ data[i]) * 0x100000001B3ull;
+    memcpy(data + size - 8, &sum, 8);
+    spill(path, data, size);
+    free(data);
+}
+
+/* Starts `self child dir expect`; returns its pid. */
+static pid_t spawn_child(const char *dir, const char *expect)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl(self, self, "child", dir, expect, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int wait_child(pid_t pid)
+{
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static void test_second_context_and_process(void **state)
+{
+    char *dir = fresh_dir();
+    counts c;
+    (void)state;
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_true(c.stores >= 1);
+    assert_int_equal(c.hits, 0);
+    assert_int_equal(for_entries(dir, NULL), c.stores);
+    /* a second context starts with an empty in-memory cache */
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_true(c.hits >= 1);
+    assert_int_equal(c.stores, 0);
+    /* and a second process */
+    assert_int_equal(wait_child(spawn_child(dir, "hit")), 0);
+    remove_dir(dir);
+}
+
+static void test_damaged_file_rebuilt(void **state)
+{
+    char *dir = fresh_dir();
+    counts c, first;
+    (void)state;
+    assert_int_equal(run_once(dir, 0, &first), 0);
+    assert_true(for_entries(dir, damage) >= 1);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_int_equal(c.damaged, first.stores);
+    assert_int_equal(c.hits, 0);
+    assert_int_equal(c.stores, first.stores); /* replaced */
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_int_equal(c.damaged, 0);
+    assert_int_equal(c.hits, first.stores);
+    remove_dir(dir);
+}
+
+static void test_rejected_binary_rebuilt(void **state)
+{
+    char *dir = fresh_dir();
+    counts c, first;
+    (void)state;
+    assert_int_equal(run_once(dir, 0, &first), 0);
+    assert_true(for_entries(dir, junk_binary) >= 1);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_int_equal(c.damaged, 0);
+    assert_int_equal(c.rejected, first.stores);
+    assert_int_equal(c.stores, first.stores);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_int_equal(c.rejected, 0);
+    assert_int_equal(c.hits, first.stores);
+    remove_dir(dir);
+}
+
+/* CLPRIM_CACHE_DRIVER_VERSION stands in for the driver's version in the key. */
+static void test_driver_update_misses(void **state)
+{
+    char *dir = fresh_dir();
+    counts c, first;
+    (void)state;
+    setenv("CLPRIM_CACHE_DRIVER_VERSION", "1.0-test", 1);
+    assert_int_equal(run_once(dir, 0, &first), 0);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_int_equal(c.hits, first.stores);
+    setenv("CLPRIM_CACHE_DRIVER_VERSION", "1.1-test", 1);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_int_equal(c.hits, 0);
+    assert_int_equal(c.stores, first.stores);
+    assert_int_equal(for_entries(dir, NULL), 2 * first.stores);
+    unsetenv("CLPRIM_CACHE_DRIVER_VERSION");
+    remove_dir(dir);
+}
+
+static void test_switched_off(void **state)
+{
+    char *dir = fresh_dir();
+    counts c;
+    (void)state;
+    assert_int_equal(run_once(dir, CLPRIM_CONTEXT_NO_DISK_CACHE, &c), 0);
+    assert_int_equal(c.stores + c.hits, 0);
+    setenv("CLPRIM_DISK_CACHE", "0", 1);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_int_equal(c.stores + c.hits, 0);
+    unsetenv("CLPRIM_DISK_CACHE");
+    assert_int_equal(for_entries(dir, NULL), 0);
+    remove_dir(dir);
+}
+
+/* A folder below a regular file can never be created, even by root. */
+static void test_unwritable_folder(void **state)
+{
+    char *dir = fresh_dir(), file[4200], below[4300];
+    counts c;
+    (void)state;
+    snprintf(file, sizeof file, "%s/plain.bin", dir);
+    spill(file, (const unsigned char *)"x", 1);
+    snprintf(below, sizeof below, "%s/cache", file);
+    assert_int_equal(run_once(below, 0, &c), 0);
+    assert_int_equal(c.off, 1);
+    assert_int_equal(c.stores + c.hits, 0);
+    remove(file);
+    remove_dir(dir);
+}
+
+static void test_two_processes_fill_one_entry(void **state)
+{
+    char *dir = fresh_dir();
+    pid_t a, b;
+    counts c;
+    (void)state;
+    a = spawn_child(dir, "any");
+    b = spawn_child(dir, "any");
+    assert_int_equal(wait_child(a), 0);
+    assert_int_equal(wait_child(b), 0);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_true(c.hits >= 1);
+    assert_int_equal(c.stores + c.damaged + c.rejected, 0);
+    remove_dir(dir);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_second_context_and_process),
+        cmocka_unit_test(test_damaged_file_rebuilt),
+        cmocka_unit_test(test_rejected_binary_rebuilt),
+        cmocka_unit_test(test_driver_update_misses),
+        cmocka_unit_test(test_switched_off),
+        cmocka_unit_test(test_unwritable_folder),
+        cmocka_unit_test(test_two_processes_fill_one_entry),
+    };
+    self = argv[0];
+    if (argc == 4 && strcmp(argv[1], "child") == 0) {
+        counts c;
+        int rc = run_once(argv[2], 0, &c);
+        printf("hits=%d stores=%d damaged=%d\n", c.hits, c.stores, c.damaged);
+        if (strcmp(argv[3], "hit") == 0 && (c.hits < 1 || c.stores > 0))
+            rc = -1;
+        return rc == 0 ? 0 : 1;
+    }
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
