@@ -259,6 +259,7 @@ clprim_status clprim__program_get(clprim_context *ctx, const char *file, const c
         program_free(p);
         return st;
     }
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s ready (%u kernels)", file, p->num_kernels);
     p->next = ctx->programs;
     ctx->programs = p;
     *out = p;

@@ -8,8 +8,8 @@
  * source) is stored in the file and compared on load, so a hash collision
  * is a miss, not a wrong binary.
  *
- * File: "CLPRIMC1", key length, binary length (both u64, little-endian as
- * written by this machine), key, binary, FNV-1a 64 checksum of all before it.
+ * File: "CLPRIMC1", key length, binary length (both u64, in this machine's
+ * byte order), key, binary, checksum of all before it (hash_words).
  * Written to a temporary file in the same folder and renamed over the entry,
  * so that a reader sees a whole old file or a whole new one, never half; two
  * processes writing one entry at once each rename a complete file.
@@ -38,6 +38,21 @@ static unsigned long long fnv1a(const void *p, size_t n, unsigned long long h)
     return h;
 }
 #define FNV_BASIS 0xCBF29CE484222325ull
+
+/* FNV-1a's step over 8-byte words (then the last bytes one by one): binaries
+ * are megabytes and are hashed on every warm load, which must stay well
+ * under a millisecond. */
+static unsigned long long hash_words(const void *p, size_t n, unsigned long long h)
+{
+    const unsigned char *s = p;
+    unsigned long long w;
+    for (; n >= 8; n -= 8, s += 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0x100000001B3ull;
+        h ^= h >> 29;
+    }
+    return fnv1a(s, n, h);
+}
 
 char *clprim__cache_dir(const clprim_context_options *opt)
 {
@@ -98,8 +113,8 @@ static char *entry_key(const clprim_context *ctx, const char *source, const char
         CL_SUCCESS)
         clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof platform_version,
                           platform_version, NULL);
-    h1 = fnv1a(source, slen, FNV_BASIS);
-    h2 = fnv1a(source, slen, 0x84222325CBF29CE4ull ^ slen);
+    h1 = hash_words(source, slen, FNV_BASIS);
+    h2 = hash_words(source, slen, 0x84222325CBF29CE4ull ^ slen);
     len = snprintf(NULL, 0,
                    "clprim %s\nplatform %s | %s\ndevice %s\nvendor 0x%x\ndriver %s\n"
                    "options %s\nsource %zu %016llx %016llx\n",
@@ -141,7 +156,7 @@ static unsigned char *read_entry(const clprim_context *ctx, const char *path, co
     memcpy(&sum, data + size - 8, 8);
     if (memcmp(data, magic, sizeof magic) != 0 || klen > (unsigned long long)size ||
         blen > (unsigned long long)size || head + klen + blen + 8 != (unsigned long long)size ||
-        fnv1a(data, (size_t)size - 8, FNV_BASIS) != sum)
+        hash_words(data, (size_t)size - 8, FNV_BASIS) != sum)
         goto bad;
     if (klen != keylen || memcmp(data + head, key, keylen) != 0) {
         clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: %s is for another key; rebuilding", path);
@@ -151,6 +166,7 @@ static unsigned char *read_entry(const clprim_context *ctx, const char *path, co
     if (bin) {
         memcpy(bin, data + head + klen, (size_t)blen);
         *bin_len = (size_t)blen;
+        clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: read and verified %llu bytes", blen);
     }
     goto done;
 bad:
@@ -245,11 +261,23 @@ void clprim__cache_store(clprim_context *ctx, const char *source, const char *op
     }
     klen = strlen(key);
     blen = bin_len;
-    sum = fnv1a(magic, sizeof magic, FNV_BASIS);
-    sum = fnv1a(&klen, 8, sum);
-    sum = fnv1a(&blen, 8, sum);
-    sum = fnv1a(key, (size_t)klen, sum);
-    sum = fnv1a(bin, bin_len, sum);
+    {
+        /* one pass over the file's bytes as the reader will see them */
+        const size_t head = sizeof magic + 16;
+        unsigned char *all = malloc(head + (size_t)klen + bin_len);
+        if (!all) {
+            fclose(f);
+            remove(tmp);
+            goto cleanup;
+        }
+        memcpy(all, magic, sizeof magic);
+        memcpy(all + sizeof magic, &klen, 8);
+        memcpy(all + sizeof magic + 8, &blen, 8);
+        memcpy(all + head, key, (size_t)klen);
+        memcpy(all + head + klen, bin, bin_len);
+        sum = hash_words(all, head + (size_t)klen + bin_len, FNV_BASIS);
+        free(all);
+    }
     ok = fwrite(magic, sizeof magic, 1, f) == 1 && fwrite(&klen, 8, 1, f) == 1 &&
          fwrite(&blen, 8, 1, f) == 1 && fwrite(key, 1, (size_t)klen, f) == klen &&
          fwrite(bin, 1, bin_len, f) == bin_len && fwrite(&sum, 8, 1, f) == 1;

@@ -156,12 +156,17 @@ static void junk_binary(const char *path)
 {
     long size, i;
     unsigned char *data = slurp(path, &size);
-    unsigned long long klen, blen, sum = 0xCBF29CE484222325ull;
+    unsigned long long klen, blen, w, sum = 0xCBF29CE484222325ull;
     memcpy(&klen, data + 8, 8);
     memcpy(&blen, data + 16, 8);
     for (i = 0; i < (long)blen; ++i)
         data[24 + klen + i] = (unsigned char)(i * 7 + 1);
-    for (i = 0; i < size - 8; ++i)
+    for (i = 0; i + 8 <= size - 8; i += 8) { /* hash_words */
+        memcpy(&w, data + i, 8);
+        sum = (sum ^ w) * 0x100000001B3ull;
+        sum ^= sum >> 29;
+    }
+    for (; i < size - 8; ++i)
         sum = (sum ^ data[i]) * 0x100000001B3ull;
     memcpy(data + size - 8, &sum, 8);
     spill(path, data, size);

@@ -34,6 +34,16 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static double trace_t0;
+
+/* CLPRIM_FIRST_CALL_TRACE=1: the library's log lines, timed, on stderr */
+static void trace(void *user, int level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    fprintf(stderr, "%9.3f ms  %s\n", now_ms() - trace_t0, msg);
+}
+
 /* One fresh-process measurement: prints "ctx first second" in ms. */
 int clprim_bench_first_call_child(const char *dir)
 {
@@ -49,6 +59,8 @@ int clprim_bench_first_call_child(const char *dir)
 
     memset(&o, 0, sizeof o);
     o.cache_dir = dir;
+    if (getenv("CLPRIM_FIRST_CALL_TRACE"))
+        o.log = trace;
     if (!x || !y)
         goto cleanup;
     for (i = 0; i < n; ++i)
@@ -64,7 +76,7 @@ int clprim_bench_first_call_child(const char *dir)
                              NULL, &err);
     if (err != CL_SUCCESS || clFinish(clprim_context_queue(ctx)) != CL_SUCCESS)
         goto cleanup;
-    t0 = now_ms();
+    t0 = trace_t0 = now_ms();
     err = clprim_scan(ctx, NULL, &d, in, 0, out, 0, n, 0, NULL, NULL);
     if (err != CLPRIM_SUCCESS || clFinish(clprim_context_queue(ctx)) != CL_SUCCESS)
         goto cleanup;
