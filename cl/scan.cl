@@ -31,16 +31,6 @@
 #define LOOKBACK_TICKET 1
 #endif
 
-/* Which kernels the program holds, so that a process that only runs the
- * default path loads (and its driver caches) the smaller program: SCAN_SET 1
- * the taught algorithms and their uniform add, 2 multilevel, single pass and
- * the tile reduce, 0 (standalone default) all. */
-#ifndef SCAN_SET
-#define SCAN_SET 0
-#endif
-#define SCAN_TAUGHT (SCAN_SET != 2)
-#define SCAN_FAST (SCAN_SET != 1)
-
 /* flags */
 #define SCAN_EXCLUSIVE 1u
 #define SCAN_WRITE_SUMS 2u  /* write the tile total to sums[group] */
@@ -56,7 +46,6 @@
     global const T *in, ulong in_off, global T *out, ulong out_off, ulong n,  \
         global T *sums, ulong sums_off, uint flags
 
-#if SCAN_TAUGHT
 /* Stores a tile whose inclusive scan is s[0 .. count) (unpadded). */
 inline void clprim_store_inclusive(global T *out, ulong base, ulong n,
                                    local const T *s, uint count, uint flags,
@@ -126,8 +115,6 @@ SCAN_KERNEL scan_blelloch(SCAN_ARGS)
         sums[sums_off + get_group_id(0)] = total;
 }
 
-#endif /* SCAN_TAUGHT */
-
 /* Coalesced transfers between global memory and a padded local tile of
  * WG_SIZE*items elements: consecutive work-items touch consecutive elements. */
 inline void clprim_tile_load(local T *s, global const T *in, ulong base, ulong n, uint items)
@@ -148,7 +135,6 @@ inline void clprim_tile_store(global T *out, local const T *s, ulong base, ulong
     }
 }
 
-#if SCAN_TAUGHT
 SCAN_KERNEL scan_coarsened(SCAN_ARGS)
 {
     local T s[PADDED_SIZE(WG_SIZE * COARSE_ITEMS)], totals[WG_SIZE];
@@ -160,9 +146,6 @@ SCAN_KERNEL scan_coarsened(SCAN_ARGS)
         sums[sums_off + get_group_id(0)] = totals[WG_SIZE - 1];
 }
 
-#endif /* SCAN_TAUGHT */
-
-#if SCAN_FAST
 /* The tuned tile: TILE_ITEMS consecutive elements per work-item scanned in
  * registers, the per-work-item totals scanned with SIMD-group shuffles where
  * the device has them (simd.clh). Local memory only transposes the tile so
@@ -290,9 +273,6 @@ SCAN_KERNEL scan_reduce(global const T *in, ulong in_off, ulong n, global T *sum
         sums[sums_off + get_group_id(0)] = total;
 }
 
-
-#endif /* SCAN_FAST */
-#if SCAN_TAUGHT
 /* Uniform add: tile g (g >= 1) combines the exclusive prefix of the tile
  * totals, sums[g], into each of its elements. The prefix goes on the left:
  * OP need not be commutative. */
@@ -306,5 +286,3 @@ SCAN_KERNEL scan_add(global T *out, ulong out_off, ulong n, global const T *sums
     for (ulong i = g * tile + get_local_id(0); i < end; i += WG_SIZE)
         out[i] = OP(prefix, out[i]);
 }
-
-#endif /* SCAN_TAUGHT */

@@ -2,7 +2,6 @@
  * every work-group algorithm of cl/scan.cl to any n. */
 #include "internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,14 +27,6 @@ static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
 static int is_single_pass(clprim_scan_algorithm a)
 {
     return a == CLPRIM_SCAN_DOMINO || a == CLPRIM_SCAN_DECOUPLED_LOOKBACK;
-}
-
-/* cl/scan.cl's SCAN_SET: the default path's kernels (2) live in a program of
- * their own, apart from the taught ones (1), so that its first call in a
- * process loads half the code (measured on the H100: README). */
-static int kernel_set(clprim_scan_algorithm a)
-{
-    return a == CLPRIM_SCAN_MULTILEVEL || is_single_pass(a) ? 2 : 1;
 }
 
 /* AUTO: the tuning table's choice for this n, unless CLPRIM_SCAN_SINGLE_PASS
@@ -261,7 +252,6 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     clprim__tuning t;
     clprim_scan_algorithm algo;
     clprim__element e;
-    char *defines = NULL;
     size_t temp_n;
     clprim_status st;
 
@@ -275,21 +265,11 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
         goto cleanup;
 
     t = scan_tuning(ctx, e.size);
-    /* AUTO's choice depends on tuning values that a rebuild never changes */
-    algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
-    {
-        const size_t len = strlen(e.defines) + 32;
-        defines = malloc(len);
-        if (!defines) {
-            st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-            goto cleanup;
-        }
-        snprintf(defines, len, "%s#define SCAN_SET %d\n", e.defines, kernel_set(algo));
-    }
-    st = clprim__program_get(ctx, "scan.cl", defines, &t, &prog);
+    st = clprim__program_get(ctx, "scan.cl", e.defines, &t, &prog);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     t = *clprim__program_tuning(prog);
+    algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
     st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel);
@@ -308,9 +288,10 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
                                   (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0));
         goto cleanup;
     }
+    st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__program_kernel(ctx, prog, "scan_reduce", &r.reduce_kernel);
     r.reduce_then_scan = algo == CLPRIM_SCAN_MULTILEVEL;
-    st = clprim__program_kernel(ctx, prog, r.reduce_then_scan ? "scan_reduce" : "scan_add",
-                                r.reduce_then_scan ? &r.reduce_kernel : &r.add_kernel);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
 
@@ -325,7 +306,6 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     st = scan_level(&r, in, in_off, out, out_off, n, d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
 
 cleanup:
-    free(defines);
     if (buf)
         clprim__pool_release(buf, queue, !r.chain.out_of_order, r.chain.last);
     if (st == CLPRIM_SUCCESS)

@@ -1,8 +1,10 @@
-# Fails when README.md no longer shows examples/example.c verbatim, so that
-# the example readers copy is the one the build compiles and runs.
+# Fails when README.md no longer shows the examples verbatim, so that the
+# examples readers copy are the ones the build compiles and runs.
 file(READ "${SRC}/README.md" readme)
-file(READ "${SRC}/examples/example.c" example)
-string(FIND "${readme}" "${example}" at)
-if(at EQUAL -1)
-  message(FATAL_ERROR "README.md does not contain examples/example.c verbatim")
-endif()
+foreach(name example.c recurrence.c)
+  file(READ "${SRC}/examples/${name}" example)
+  string(FIND "${readme}" "${example}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "README.md does not contain examples/${name} verbatim")
+  endif()
+endforeach()
