@@ -85,6 +85,7 @@ clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
         free(b);
         return clprim__fail(ctx, err, "allocating %zu bytes of temporary memory failed", alloc);
     }
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "pool: new temporary buffer of %zu bytes", alloc);
     b->size = alloc;
     b->busy = 1;
     b->next = ctx->pool.bufs;

@@ -78,6 +78,8 @@ int clprim_bench_first_call_child(const char *dir)
         goto cleanup;
     t0 = trace_t0 = now_ms();
     err = clprim_scan(ctx, NULL, &d, in, 0, out, 0, n, 0, NULL, NULL);
+    if (o.log)
+        trace(NULL, 0, "clprim_scan returned");
     if (err != CLPRIM_SUCCESS || clFinish(clprim_context_queue(ctx)) != CL_SUCCESS)
         goto cleanup;
     t_first = now_ms() - t0;
