@@ -12,10 +12,9 @@
  *
  * Device: CLPRIM_DEVICE (substring of platform or device name), else the first GPU.
  * Per (algorithm, n): 2 warm-up calls, then R timed calls on fresh output;
- * medians of (a) device time from the first start to the last end of the
- * call's commands (profiling events: a marker held by a user event until the
- * call has been enqueued, to the end of its last command) and (b) host
- * wall-clock of one call plus clFinish. Every result is verified against a host loop.
+ * medians of (a) device time from a marker enqueued just before the call to
+ * the end of its last command (profiling events) and (b) host wall-clock of
+ * one call plus clFinish. Every result is verified against a host loop.
  * GB/s counts bytes read plus written (2 n sizeof(T)), like the copy column;
  * host/cp is the call's host wall-clock over that of one clEnqueueCopyBuffer
  * of the same bytes (what small n costs, launches included).
@@ -320,21 +319,15 @@ int main(int argc, char **argv)
             size_t bad;
             if (strcmp(algos, "all") && !strstr(algos, name))
                 continue;
-            /* device time: first start to last end of the call's commands,
-             * from a marker that a user event holds until the whole call is
-             * enqueued (so the host's enqueue work is not counted: host_us
-             * has it) to the call's last end; host time: the call alone plus
-             * clFinish, as for the copy */
+            /* device time: from a marker just before the call to its end;
+             * host time: the call alone plus clFinish, as for the copy */
             for (r = -2; r < b.reps && ok; ++r) {
                 cl_event mark = NULL, ev = NULL;
-                cl_event gate = clCreateUserEvent(clprim_context_cl_context(b.ctx), &err);
                 clFinish(b.q);
-                clEnqueueMarkerWithWaitList(b.q, 1, &gate, &mark);
+                clEnqueueMarkerWithWaitList(b.q, 0, NULL, &mark);
                 ok = (reduce ? clprim_reduce(b.ctx, NULL, &rd, b.in, 0, n, b.out, 0, 0, NULL, &ev)
                              : clprim_scan(b.ctx, NULL, &d, b.in, 0, b.out, 0, n, 0, NULL, &ev)) ==
                      CLPRIM_SUCCESS;
-                clSetUserEventStatus(gate, CL_COMPLETE);
-                clReleaseEvent(gate);
                 clFinish(b.q);
                 if (r >= 0 && ok)
                     dev[r] = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
