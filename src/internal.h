@@ -49,6 +49,7 @@ typedef struct clprim__tuning {
     unsigned wg_size;      /* work-items per work-group (power of two, multiple of SIMD width) */
     unsigned coarse_items; /* elements per work-item of the taught coarsened scan */
     unsigned tile_items;   /* elements per work-item of the tuned multilevel tile */
+    unsigned sp_tile_items; /* elements per work-item of the single-pass tile */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
     unsigned reduce_groups_per_cu; /* reduce_fast's grid: work-groups per compute unit */
     clprim_scan_algorithm scan_auto; /* what AUTO runs */

@@ -11,6 +11,7 @@
 #define SCAN_READ_CARRY 4u
 #define SCAN_DOMINO 8u
 #define SCAN_ONE_TILE 16u
+#define SCAN_IN_PLACE 32u
 
 /* The tile kernel of each algorithm (AUTO resolves to one of the others). */
 static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
@@ -68,6 +69,9 @@ static size_t tile_size(clprim_scan_algorithm a, const clprim__tuning *t)
         return 2 * (size_t)t->wg_size;
     case CLPRIM_SCAN_COARSENED:
         return (size_t)t->wg_size * t->coarse_items;
+    case CLPRIM_SCAN_DOMINO:
+    case CLPRIM_SCAN_DECOUPLED_LOOKBACK:
+        return (size_t)t->wg_size * t->sp_tile_items;
     default:
         return (size_t)t->wg_size * t->tile_items;
     }
@@ -79,11 +83,14 @@ static size_t local_bytes(const clprim__tuning *t, size_t elem, size_t banks)
 #define PADDED(n) ((n) + (n) / banks + 1)
     size_t wg = t->wg_size, most = PADDED(2 * wg);
     size_t coarse = PADDED(wg * t->coarse_items) + wg, tile = PADDED(wg * t->tile_items) + wg;
+    size_t single = PADDED(wg * t->sp_tile_items) + wg + 1; /* + carry */
 #undef PADDED
     if (coarse > most)
         most = coarse;
     if (tile > most)
         most = tile;
+    if (single > most)
+        most = single;
     return most * elem;
 }
 
@@ -96,7 +103,9 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
     /* leave room for what drivers keep in local memory themselves */
     const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
     while (local_bytes(&t, elem, d->local_mem_banks) > budget) {
-        if (t.tile_items > 1 && t.tile_items >= t.coarse_items)
+        if (t.sp_tile_items > 1 && t.sp_tile_items >= t.tile_items)
+            t.sp_tile_items /= 2;
+        else if (t.tile_items > 1 && t.tile_items >= t.coarse_items)
             t.tile_items /= 2;
         else if (t.coarse_items > 1)
             t.coarse_items /= 2;
@@ -285,7 +294,8 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
         }
         st = scan_single_pass(&r, buf, in, in_off, out, out_off, n,
                               (d->exclusive ? SCAN_EXCLUSIVE : 0) |
-                                  (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0));
+                                  (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0) |
+                                  (in == out ? SCAN_IN_PLACE : 0));
         goto cleanup;
     }
     st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);

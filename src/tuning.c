@@ -22,35 +22,39 @@ typedef struct tuning_row {
     clprim__tuning t;
 } tuning_row;
 
-/* Where single-pass stops beating MULTILEVEL on the H100 (clprim-bench
- * --preset full, NVIDIA OpenCL 580.159, 2026-11-22; bench/2026-11-22-h100):
- * single pass is one launch, which wins at small n; at large n MULTILEVEL
- * measured faster (int32 at 2^26: 0.600 vs 0.569 of copy; int64 at 2^24:
- * 0.532 vs 0.465, even at 2^22). */
-#define NVIDIA_4_MAX_N ((size_t)1 << 24)
-#define NVIDIA_8_MAX_N ((size_t)1 << 22)
+/* Up to where AUTO takes the single pass on NVIDIA (above: MULTILEVEL). Since
+ * the single pass keeps its tile in local memory and skips the release fence
+ * when not in place, it measured faster than MULTILEVEL at every size on the
+ * H100 (clprim-bench --preset full, NVIDIA OpenCL 580.159, 2026-11-22; README),
+ * so there is no crossover left: the bound is kept as data for devices where
+ * one is measured. */
+#define NVIDIA_4_MAX_N ((size_t)-1)
+#define NVIDIA_8_MAX_N ((size_t)-1)
 
 static const tuning_row rows[] = {
-    /* NVIDIA GPUs (warp 32): 256 work-items = 8 warps; 16 items per work-item
-     * for 4-byte elements, 8 for 8-byte ones (the tile stays at 16-32 KiB of
-     * local memory); reduce: 8 work-groups of 256 fill an SM (2048 threads).
-     * Tile shapes checked with CLPRIM_WG_SIZE / CLPRIM_TILE_ITEMS sweeps on the
-     * H100 (README): 256x16 and 512x16 best among 64..512 x 8..32. */
+    /* NVIDIA GPUs (warp 32): 256 work-items = 8 warps; multilevel: 16 items
+     * per work-item for 4-byte elements, 8 for 8-byte ones (the tile stays at
+     * 16-32 KiB of local memory); reduce: 8 work-groups of 256 fill an SM
+     * (2048 threads). Multilevel tile shapes checked with CLPRIM_WG_SIZE /
+     * CLPRIM_TILE_ITEMS sweeps on the H100 (README): 256x16 and 512x16 best
+     * among 64..512 x 8..32. Single pass (CLPRIM_SP_TILE_ITEMS sweeps, H100,
+     * 2^28, ratio to copy): int32 24/32/40 per work-item 0.603/0.689/0.690,
+     * 128x64 0.687, 512x16 0.651; int64 12/16/20: 0.585/0.660/0.671. */
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
-     {256, 8, 8, 4096, 8, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
+     {256, 8, 8, 16, 4096, 8, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
       "NVIDIA GPU, 8-byte elements"}},
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 16, 4096, 8, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, "NVIDIA GPU"}},
+     {256, 8, 16, 32, 4096, 8, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {0x1002, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},
+     {256, 8, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
     {0, NULL, CL_DEVICE_TYPE_CPU, 0,
-     {64, 8, 16, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)"}},
+     {64, 8, 16, 16, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)"}},
     /* anything else */
-    {0, NULL, 0, 0, {128, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
+    {0, NULL, 0, 0, {128, 8, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
 };
 
 static clprim__tuning tuning_lookup(const clprim_device_info *dev, size_t elem_size)
@@ -81,8 +85,10 @@ clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
         t.wg_size = (unsigned)strtoul(getenv("CLPRIM_WG_SIZE"), NULL, 10);
     if (getenv("CLPRIM_TILE_ITEMS"))
         t.tile_items = (unsigned)strtoul(getenv("CLPRIM_TILE_ITEMS"), NULL, 10);
-    if (t.wg_size < 1 || t.tile_items < 1)
-        t.wg_size = t.tile_items = 1;
+    if (getenv("CLPRIM_SP_TILE_ITEMS"))
+        t.sp_tile_items = (unsigned)strtoul(getenv("CLPRIM_SP_TILE_ITEMS"), NULL, 10);
+    if (t.wg_size < 1 || t.tile_items < 1 || t.sp_tile_items < 1)
+        t.wg_size = t.tile_items = t.sp_tile_items = 1;
     if (getenv("CLPRIM_REDUCE_GROUPS_PER_CU"))
         t.reduce_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_REDUCE_GROUPS_PER_CU"), NULL, 10);
     if (getenv("CLPRIM_LOOKBACK_SPINS"))
