@@ -82,8 +82,10 @@ size_t clprim__pool_size(const clprim__pool_buf *buf);
  * when the contents are unknown (new buffer, last used for other data, or the
  * epoch wrapped) and the caller must zero-fill it before use. */
 cl_uint clprim__pool_epoch(clprim__pool_buf *buf, int *needs_zero);
-/* Lock held. Hands the buffer back; `done` (may be NULL when nothing was
- * enqueued) completes when the last command using it, on `queue`, does. */
+/* Lock held. Hands the buffer back; `done` completes when the last command
+ * using it, on `queue`, does. `done` may be NULL (no events were made, on an
+ * in-order queue): the buffer is then reused only on that queue until idle
+ * surplus is released (pool.c). */
 void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,
                           cl_event done);
 void clprim__pool_destroy(clprim__pool *pool);

@@ -84,7 +84,6 @@ static clprim_status reduce_fast_once(clprim_context *ctx, clprim__chain *chain,
         st = clprim__pool_acquire(ctx, queue, 128 + groups * elem, buf); /* cl/reduce.cl */
         if (st != CLPRIM_SUCCESS)
             return st;
-        chain->need_events = 1;
         state = clprim__pool_mem(*buf);
         clprim__pool_epoch(*buf, &needs_zero); /* a counter left at 0 by every use */
         if (needs_zero)
@@ -149,7 +148,6 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
         st = clprim__pool_acquire(ctx, queue, temp_n * elem, &buf);
         if (st != CLPRIM_SUCCESS)
             goto cleanup;
-        chain.need_events = 1;
     }
     /* level by level: in -> partials -> ... -> result[result_off] */
     src = in;

@@ -290,7 +290,6 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
             st = clprim__pool_acquire(ctx, queue, single_pass_state_bytes(tiles, &e), &buf);
             if (st != CLPRIM_SUCCESS)
                 goto cleanup;
-            r.chain.need_events = 1;
         }
         st = scan_single_pass(&r, buf, in, in_off, out, out_off, n,
                               (d->exclusive ? SCAN_EXCLUSIVE : 0) |
@@ -311,7 +310,6 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
         if (st != CLPRIM_SUCCESS)
             goto cleanup;
         r.temp = clprim__pool_mem(buf);
-        r.chain.need_events = 1;
     }
     st = scan_level(&r, in, in_off, out, out_off, n, d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
 
