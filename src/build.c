@@ -95,24 +95,30 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_p
 {
     /* CLPRIM_BUILD_OPTIONS (development knob) is appended, e.g. NVIDIA's
      * -cl-nv-maxrregcount=N or -D overrides of kernel defaults */
-    char options[512];
+    char options[512], path[4096];
     const char *extra = getenv("CLPRIM_BUILD_OPTIONS");
+    char *key, *log = NULL;
+    clprim_status st = CLPRIM_SUCCESS;
     cl_int err;
-    cl_program p;
+    cl_program p = NULL;
 
+    *out = NULL;
     snprintf(options, sizeof options, "-cl-std=CL1.2 %s", extra ? extra : "");
-    clprim__cache_load(ctx, source, options, out);
+    key = clprim__cache_key(ctx, source, options, path, sizeof path);
+    if (key)
+        clprim__cache_load(ctx, key, path, options, out);
     if (*out)
-        return CLPRIM_SUCCESS;
+        goto cleanup;
     p = clCreateProgramWithSource(ctx->cl_ctx, 1, &source, NULL, &err);
-    if (err != CL_SUCCESS)
-        return clprim__fail(ctx, err, "clCreateProgramWithSource failed: %s",
-                            clprim_status_string(err));
+    if (err != CL_SUCCESS) {
+        st = clprim__fail(ctx, err, "clCreateProgramWithSource failed: %s",
+                          clprim_status_string(err));
+        goto cleanup;
+    }
     err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         size_t len = 0;
-        char *log = NULL;
-        clprim_status st = err == CL_BUILD_PROGRAM_FAILURE ? CLPRIM_BUILD_FAILED : err;
+        st = err == CL_BUILD_PROGRAM_FAILURE ? CLPRIM_BUILD_FAILED : err;
         clprim__fail(ctx, st, "building a kernel program for %s failed (%s); build log:\n",
                      ctx->info.device_name, clprim_status_string(err));
         if (clGetProgramBuildInfo(p, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) ==
@@ -123,13 +129,18 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_p
             log[len] = '\0';
             clprim__fail_append(ctx, log);
         }
-        free(log);
-        clReleaseProgram(p);
-        return st;
+        goto cleanup;
     }
-    clprim__cache_store(ctx, source, options, p);
+    if (key)
+        clprim__cache_store(ctx, key, path, p);
     *out = p;
-    return CLPRIM_SUCCESS;
+    p = NULL;
+cleanup:
+    if (p)
+        clReleaseProgram(p);
+    free(log);
+    free(key);
+    return st;
 }
 
 /* Releases the OpenCL objects of p, leaving it ready for another build. */

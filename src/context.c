@@ -32,6 +32,23 @@ static void set_message_v(clprim_context *ctx, const char *fmt, va_list ap)
     set_message(ctx, NULL, buf);
 }
 
+char *clprim__format(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    int len;
+    va_start(ap, fmt);
+    len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    s = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (s) {
+        va_start(ap, fmt);
+        vsnprintf(s, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
 clprim_status clprim__fail(clprim_context *ctx, clprim_status status, const char *fmt, ...)
 {
     va_list ap;

@@ -57,8 +57,6 @@ static unsigned long long hash_words(const void *p, size_t n, unsigned long long
 char *clprim__cache_dir(const clprim_context_options *opt)
 {
     const char *env = getenv("CLPRIM_DISK_CACHE"), *base, *sub = "";
-    char *dir;
-    size_t len;
     if ((opt && (opt->flags & CLPRIM_CONTEXT_NO_DISK_CACHE)) || (env && strcmp(env, "0") == 0))
         return NULL;
     if (opt && opt->cache_dir && *opt->cache_dir)
@@ -71,11 +69,7 @@ char *clprim__cache_dir(const clprim_context_options *opt)
         sub = "/.cache/clprim";
     else
         return NULL;
-    len = strlen(base) + strlen(sub) + 1;
-    dir = malloc(len);
-    if (dir)
-        snprintf(dir, len, "%s%s", base, sub);
-    return dir;
+    return clprim__format("%s%s", base, sub);
 }
 
 /* mkdir -p; 0 when the folder exists afterwards */
@@ -97,41 +91,34 @@ static int make_dirs(char *path)
     return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
 }
 
-/* The key text and the entry's path; NULL on allocation failure. */
-static char *entry_key(const clprim_context *ctx, const char *source, const char *options,
-                       char *path, size_t path_size)
+char *clprim__cache_key(const clprim_context *ctx, const char *source, const char *options,
+                        char *path, size_t path_size)
 {
     const char *driver = getenv("CLPRIM_CACHE_DRIVER_VERSION"); /* tests: a driver update */
     const size_t slen = strlen(source);
     char platform_version[128] = "";
-    unsigned long long h1, h2;
     char *key;
-    int len;
+    size_t klen;
     cl_platform_id platform = NULL;
 
+    if (!ctx->cache_dir)
+        return NULL;
     if (clGetDeviceInfo(ctx->device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) ==
         CL_SUCCESS)
         clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof platform_version,
                           platform_version, NULL);
-    h1 = hash_words(source, slen, FNV_BASIS);
-    h2 = hash_words(source, slen, 0x84222325CBF29CE4ull ^ slen);
-    len = snprintf(NULL, 0,
-                   "clprim %s\nplatform %s | %s\ndevice %s\nvendor 0x%x\ndriver %s\n"
-                   "options %s\nsource %zu %016llx %016llx\n",
-                   CLPRIM_VERSION_STRING, ctx->info.platform_name, platform_version,
-                   ctx->info.device_name, ctx->info.vendor_id,
-                   driver ? driver : ctx->info.driver_version, options, slen, h1, h2);
-    key = len > 0 ? malloc((size_t)len + 1) : NULL;
+    key = clprim__format("clprim %s\nplatform %s | %s\ndevice %s\nvendor 0x%x\ndriver %s\n"
+                         "options %s\nsource %zu %016llx %016llx\n",
+                         CLPRIM_VERSION_STRING, ctx->info.platform_name, platform_version,
+                         ctx->info.device_name, ctx->info.vendor_id,
+                         driver ? driver : ctx->info.driver_version, options, slen,
+                         hash_words(source, slen, FNV_BASIS),
+                         hash_words(source, slen, 0x84222325CBF29CE4ull ^ slen));
     if (!key)
         return NULL;
-    snprintf(key, (size_t)len + 1,
-             "clprim %s\nplatform %s | %s\ndevice %s\nvendor 0x%x\ndriver %s\n"
-             "options %s\nsource %zu %016llx %016llx\n",
-             CLPRIM_VERSION_STRING, ctx->info.platform_name, platform_version,
-             ctx->info.device_name, ctx->info.vendor_id,
-             driver ? driver : ctx->info.driver_version, options, slen, h1, h2);
+    klen = strlen(key);
     snprintf(path, path_size, "%s/%016llx%016llx.bin", ctx->cache_dir,
-             fnv1a(key, (size_t)len, FNV_BASIS), fnv1a(key, (size_t)len, 0x9E3779B97F4A7C15ull));
+             fnv1a(key, klen, FNV_BASIS), fnv1a(key, klen, 0x9E3779B97F4A7C15ull));
     return key;
 }
 
@@ -178,24 +165,18 @@ done:
     return bin;
 }
 
-clprim_status clprim__cache_load(clprim_context *ctx, const char *source, const char *options,
-                                 cl_program *out)
+void clprim__cache_load(clprim_context *ctx, const char *key, const char *path,
+                        const char *options, cl_program *out)
 {
-    char path[4096];
-    char *key;
-    unsigned char *bin = NULL;
+    unsigned char *bin;
     size_t bin_len = 0;
     cl_int err, status = CL_SUCCESS;
     cl_program p = NULL;
 
     *out = NULL;
-    if (!ctx->cache_dir)
-        return CLPRIM_SUCCESS;
-    key = entry_key(ctx, source, options, path, sizeof path);
-    if (key)
-        bin = read_entry(ctx, path, key, &bin_len);
+    bin = read_entry(ctx, path, key, &bin_len);
     if (!bin)
-        goto cleanup;
+        return;
     p = clCreateProgramWithBinary(ctx->cl_ctx, 1, &ctx->device, &bin_len,
                                   (const unsigned char **)&bin, &status, &err);
     if (err == CL_SUCCESS && status == CL_SUCCESS)
@@ -206,14 +187,11 @@ clprim_status clprim__cache_load(clprim_context *ctx, const char *source, const 
                     clprim_status_string(err != CL_SUCCESS ? err : status));
         if (p)
             clReleaseProgram(p);
-        goto cleanup;
+    } else {
+        clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: hit %s", path);
+        *out = p;
     }
-    clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: hit %s", path);
-    *out = p;
-cleanup:
     free(bin);
-    free(key);
-    return CLPRIM_SUCCESS;
 }
 
 /* Turns the cache off for this context, saying why once. */
@@ -226,14 +204,14 @@ static void give_up(clprim_context *ctx, const char *what, const char *path)
     ctx->cache_dir = NULL;
 }
 
-void clprim__cache_store(clprim_context *ctx, const char *source, const char *options,
+void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
                          cl_program program)
 {
-    char path[4096], tmp[4200];
-    char *key = NULL;
-    unsigned char *bin = NULL;
-    size_t bin_len = 0;
-    unsigned long long klen, blen, sum;
+    char tmp[4200];
+    unsigned char *file = NULL, *bin;
+    size_t bin_len = 0, size;
+    const size_t head = sizeof magic + 16;
+    unsigned long long klen = strlen(key), blen, sum;
     FILE *f = NULL;
     int ok;
 
@@ -243,14 +221,28 @@ void clprim__cache_store(clprim_context *ctx, const char *source, const char *op
         give_up(ctx, "create the folder", ctx->cache_dir);
         return;
     }
+    /* the whole file in one buffer: the binary is read straight into its
+     * place, and the checksum covers the bytes exactly as written */
     if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof bin_len, &bin_len, NULL) !=
             CL_SUCCESS ||
-        bin_len == 0 || !(bin = malloc(bin_len)) ||
-        clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
-        !(key = entry_key(ctx, source, options, path, sizeof path))) {
+        bin_len == 0 || !(file = malloc(head + (size_t)klen + bin_len + 8))) {
         clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: no binary to keep for this program");
         goto cleanup;
     }
+    blen = bin_len;
+    bin = file + head + klen;
+    memcpy(file, magic, sizeof magic);
+    memcpy(file + sizeof magic, &klen, 8);
+    memcpy(file + sizeof magic + 8, &blen, 8);
+    memcpy(file + head, key, (size_t)klen);
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
+        clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: no binary to keep for this program");
+        goto cleanup;
+    }
+    size = head + (size_t)klen + bin_len;
+    sum = hash_words(file, size, FNV_BASIS);
+    memcpy(file + size, &sum, 8);
+    size += 8;
     /* unique to this process, context and write (the context's lock is held) */
     snprintf(tmp, sizeof tmp, "%s.%ld.%p.%lu.tmp", path, (long)getpid(), (void *)ctx,
              ++ctx->cache_writes);
@@ -259,28 +251,7 @@ void clprim__cache_store(clprim_context *ctx, const char *source, const char *op
         give_up(ctx, "write to", ctx->cache_dir);
         goto cleanup;
     }
-    klen = strlen(key);
-    blen = bin_len;
-    {
-        /* one pass over the file's bytes as the reader will see them */
-        const size_t head = sizeof magic + 16;
-        unsigned char *all = malloc(head + (size_t)klen + bin_len);
-        if (!all) {
-            fclose(f);
-            remove(tmp);
-            goto cleanup;
-        }
-        memcpy(all, magic, sizeof magic);
-        memcpy(all + sizeof magic, &klen, 8);
-        memcpy(all + sizeof magic + 8, &blen, 8);
-        memcpy(all + head, key, (size_t)klen);
-        memcpy(all + head + klen, bin, bin_len);
-        sum = hash_words(all, head + (size_t)klen + bin_len, FNV_BASIS);
-        free(all);
-    }
-    ok = fwrite(magic, sizeof magic, 1, f) == 1 && fwrite(&klen, 8, 1, f) == 1 &&
-         fwrite(&blen, 8, 1, f) == 1 && fwrite(key, 1, (size_t)klen, f) == klen &&
-         fwrite(bin, 1, bin_len, f) == bin_len && fwrite(&sum, 8, 1, f) == 1;
+    ok = fwrite(file, 1, size, f) == size;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
         remove(tmp);
@@ -289,6 +260,5 @@ void clprim__cache_store(clprim_context *ctx, const char *source, const char *op
     }
     clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: stored %s", path);
 cleanup:
-    free(bin);
-    free(key);
+    free(file);
 }

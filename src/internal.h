@@ -118,12 +118,18 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source,
 /* The cache folder the options and environment choose (heap), or NULL when
  * the disk cache is off. */
 char *clprim__cache_dir(const clprim_context_options *opt);
-/* Lock held. A program built from the cached binary of (source, options),
- * or *program = NULL on a miss (never an error). */
-clprim_status clprim__cache_load(clprim_context *ctx, const char *source, const char *options,
-                                 cl_program *program);
-/* Lock held. Keeps the built program's binary for later processes. */
-void clprim__cache_store(clprim_context *ctx, const char *source, const char *options,
+/* Lock held. The cache entry of (source, options): its key text (heap) and
+ * its file's path in path[]; NULL when the disk cache is off (or memory is
+ * short). One key serves the load and, on a miss, the store. */
+char *clprim__cache_key(const clprim_context *ctx, const char *source, const char *options,
+                        char *path, size_t path_size);
+/* Lock held. A program built from the entry's cached binary, or *program =
+ * NULL on a miss (never an error). */
+void clprim__cache_load(clprim_context *ctx, const char *key, const char *path,
+                        const char *options, cl_program *program);
+/* Lock held. Keeps the built program's binary in the entry for later
+ * processes. */
+void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
                          cl_program program);
 
 /* ---- device facts (device.c) ---- */
@@ -162,6 +168,8 @@ clprim_status clprim__fail(clprim_context *ctx, clprim_status status,
  * blocking helpers before they take it). */
 clprim_status clprim__fail_locked(clprim_context *ctx, clprim_status status,
                                   const char *fmt, ...) CLPRIM__PRINTF(3, 4);
+/* printf into a new heap string; NULL when out of memory. */
+char *clprim__format(const char *fmt, ...) CLPRIM__PRINTF(1, 2);
 /* Appends text (e.g. a build log) to the last failure's message. */
 void clprim__fail_append(clprim_context *ctx, const char *text);
 void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)

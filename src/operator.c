@@ -30,15 +30,9 @@ static char *operator_defines(const clprim_context *ctx, const clprim_operator_d
         "inline T clprim_user_identity(void) { return (%s); }\n"
         "#define OP(a, b) clprim_user_op((a), (b))\n#define IDENTITY clprim_user_identity()\n";
     const char *fp64 = ctx->info.has_fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
-    const char *source = d->source ? d->source : "";
-    const int commutative = (d->flags & CLPRIM_OPERATOR_COMMUTATIVE) != 0;
-    int len = snprintf(NULL, 0, fmt, fp64, source, commutative, d->type, d->size, d->combine,
-                       d->identity);
-    char *s = len >= 0 ? malloc((size_t)len + 1) : NULL;
-    if (s)
-        snprintf(s, (size_t)len + 1, fmt, fp64, source, commutative, d->type, d->size,
-                 d->combine, d->identity);
-    return s;
+    return clprim__format(fmt, fp64, d->source ? d->source : "",
+                          (d->flags & CLPRIM_OPERATOR_COMMUTATIVE) != 0, d->type, d->size,
+                          d->combine, d->identity);
 }
 
 static int blank(const char *s)

@@ -24,6 +24,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
 
+#include "bench.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,10 +35,8 @@
 
 #define MAX_REPS 101
 
-int clprim_bench_first_call(const char *self, const char *csv_path, int reps);
-int clprim_bench_first_call_child(const char *dir);
 
-static double now_us(void)
+double now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -49,7 +49,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);

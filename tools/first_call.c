@@ -18,20 +18,18 @@
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
 
+#include "bench.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define FIRST_CALL_N ((size_t)1 << 20)
 
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    return now_us() / 1e3;
 }
 
 static double trace_t0;
@@ -124,12 +122,6 @@ static int child(const char *self, const char *dir, double t[3])
     return pclose(p) == 0 && ok ? 0 : -1;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void drivers_cache(int on)
 {
     if (on) {
@@ -193,10 +185,8 @@ int clprim_bench_first_call(const char *self, const char *csv_path, int reps)
         fprintf(csv, "cache,context_ms,first_call_ms,second_call_ms\n");
     for (s = 0; s < 3; ++s) {
         double m[3];
-        for (k = 0; k < 3; ++k) {
-            qsort(t[s][k], (size_t)reps, sizeof(double), cmp);
-            m[k] = t[s][k][reps / 2];
-        }
+        for (k = 0; k < 3; ++k)
+            m[k] = median(t[s][k], reps);
         printf("%-12s %12.2f %12.2f %12.3f\n", names[s], m[0], m[1], m[2]);
         if (csv)
             fprintf(csv, "%s,%.3f,%.3f,%.3f\n", names[s], m[0], m[1], m[2]);
