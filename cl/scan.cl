@@ -24,14 +24,18 @@
 #ifndef TILE_ITEMS
 #define TILE_ITEMS 16
 #endif
-/* Decoupled look-back takes tile indices from the atomic ticket (1) or from
- * the work-group id (0: one atomic less per tile; progress is still assured
- * by the bounded spin and fallback). Domino always uses the ticket. */
-#ifndef LOOKBACK_TICKET
-#define LOOKBACK_TICKET 1
-#endif
 #ifndef SP_TILE_ITEMS
 #define SP_TILE_ITEMS 32
+#endif
+/* 1 (the host's choice: built-in elements whose tile share fits in
+ * registers): the single pass fetches its next tile into registers before it
+ * looks back for the current one, so the loads are in flight while it waits,
+ * and work-groups loop over tiles. 0: one tile per work-group. */
+#ifndef SP_PREFETCH
+#define SP_PREFETCH 0
+#endif
+#if SP_PREFETCH && !CLPRIM_COMMUTATIVE
+#error "clprim: SP_PREFETCH publishes aggregates in another order: OP must commute"
 #endif
 
 /* flags */
@@ -188,12 +192,26 @@ inline void clprim_tile_scan_end(local T *s, global T *out, ulong base, ulong n,
  * instead of registers: the single pass holds its tile across the look-back,
  * and registers held there cost work-groups per SM; with them freed, larger
  * tiles pay (H100, int32 at 2^28: 0.61 of copy with 16 per work-item in
- * registers, 0.65 with 16 in local memory, 0.69 with 32). */
-inline T clprim_tile_scan_begin_local(local T *s, local T *scratch, global const T *in,
-                                      ulong base, ulong n, T *total)
+ * registers, 0.65 with 16 in local memory, 0.69 with 32).
+ *
+ * The tile reaches s in two steps so that its loads can be issued early:
+ * clprim_tile_fetch into registers (coalesced), clprim_tile_stash into s. */
+inline void clprim_tile_fetch(T *r, global const T *in, ulong base, ulong n)
+{
+    for (uint k = 0; k < SP_TILE_ITEMS; ++k)
+        r[k] = clprim_load(in, base + k * WG_SIZE + get_local_id(0), n);
+}
+
+inline void clprim_tile_stash(local T *s, const T *r)
+{
+    for (uint k = 0; k < SP_TILE_ITEMS; ++k)
+        s[PAD(k * WG_SIZE + get_local_id(0))] = r[k];
+}
+
+/* First half, once the tile is in s and a barrier passed. */
+inline T clprim_tile_scan_begin_local(local T *s, local T *scratch, T *total)
 {
     const uint first = get_local_id(0) * SP_TILE_ITEMS;
-    clprim_tile_load(s, in, base, n, SP_TILE_ITEMS);
     T run = IDENTITY;
     for (uint j = 0; j < SP_TILE_ITEMS; ++j) {
         run = OP(run, s[PAD(first + j)]);
@@ -234,62 +252,115 @@ SCAN_KERNEL scan_multilevel(SCAN_ARGS)
  * soon as it has it, looks back for its prefix (lookback.clh), publishes its
  * inclusive prefix, then writes its output. Domino (SCAN_DOMINO): the same
  * without aggregates, so each tile waits for its predecessor's prefix.
- * The last tile to finish resets the counters for the next call. */
+ *
+ * With SP_PREFETCH a work-group scans tiles until the ticket runs past the
+ * last one (the host launches a few work-groups per compute unit), holding
+ * two tickets: the tile it scans and the next one, whose loads are issued and
+ * whose aggregate is published before the current tile looks back, so memory
+ * stays busy while a tile waits (H100, int32 at 2^28: 0.69 -> 0.91 of copy).
+ * The aggregate must come first: a ticket held while its tile waits for
+ * another serialises every tile after it (measured: 30x slower). Holding a
+ * later ticket cannot deadlock: the lowest unfinished tile waits for none.
+ * Without SP_PREFETCH, one tile per work-group.
+ * The last work-group to finish resets the counters for the next call. */
 #if CLPRIM_SINGLE_PASS
 SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
                              ulong n, global uchar *state, uint epoch, uint flags)
 {
     local T s[PADDED_SIZE(WG_SIZE * SP_TILE_ITEMS)], scratch[CLPRIM_WG_SCAN_SCRATCH];
-    local uint ticket;
+    local T scratch2[CLPRIM_WG_SCAN_SCRATCH];
+    local uint tickets[2];
     local T carry;
     const ulong tile = WG_SIZE * SP_TILE_ITEMS, tiles = (n + tile - 1) / tile;
-    const int one_tile = (flags & SCAN_ONE_TILE) != 0;
+    const int one_tile = (flags & SCAN_ONE_TILE) != 0, domino = (flags & SCAN_DOMINO) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
-#if LOOKBACK_TICKET
-    const int use_ticket = !one_tile;
-#else
-    const int use_ticket = !one_tile && (flags & SCAN_DOMINO);
-#endif
-    if (get_local_id(0) == 0 && use_ticket)
-        ticket = atomic_inc(st.counters);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong t = use_ticket ? ticket : get_group_id(0), base = t * tile;
-    T total;
-    const T prefix = clprim_tile_scan_begin_local(s, scratch, in + in_off, base, n, &total);
-    /* the first SIMD group (or work-item 0) looks back */
     const uint lid = get_local_id(0);
-    const int domino = (flags & SCAN_DOMINO) != 0;
-    if (lid < 32) {
-        T before = IDENTITY;
-        if (!one_tile && t > 0) {
-            if (!domino && lid == 0)
-                clprim_tile_publish(st, t, epoch, TILE_AGGREGATE, total);
-#if CLPRIM_SIMD_SHUFFLE
-            if (!domino)
-                before = clprim_lookback_warp(st, t, epoch, in + in_off, tile, n);
-            else
-#endif
-            if (lid == 0)
-                before = clprim_lookback(st, t, epoch, !domino, in + in_off, tile, n);
-        }
-        if (lid == 0) {
-            if (!one_tile) {
-                clprim_tile_publish(st, t, epoch, TILE_PREFIX, OP(before, total));
-                /* in place, the prefix is visible before any of this tile's
-                 * output (lookback.clh); otherwise nobody reads our output,
-                 * and the fence, a full L2 round trip on every tile's
-                 * critical path, is skipped (H100: 0.56 -> 0.61 of copy) */
-                if (flags & SCAN_IN_PLACE)
-                    clprim_fence_release();
-            }
-            carry = before;
-        }
+    T r[SP_PREFETCH ? SP_TILE_ITEMS : 1];
+
+    in += in_off;
+    out += out_off;
+    /* with prefetch, two tickets in one atomic: the first tile and the next;
+     * without, one (tickets[1] = tiles ends the loop after one tile) */
+    if (lid == 0) {
+        const uint a = one_tile ? 0u : atomic_add(st.counters, SP_PREFETCH ? 2u : 1u);
+        tickets[0] = a;
+        tickets[1] = one_tile || !SP_PREFETCH ? (uint)tiles : a + 1;
     }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    clprim_tile_scan_end_local(s, out + out_off, base, n, OP(carry, prefix),
-                               flags & SCAN_EXCLUSIVE);
-    /* off the critical path: the last tile to finish resets the counters */
-    if (lid == 0 && !one_tile && atomic_inc(st.counters + 1) == tiles - 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong t = tickets[0];
+#if SP_PREFETCH
+    if (t < tiles)
+        clprim_tile_fetch(r, in, t * tile, n);
+#endif
+    int first = 1;
+    while (t < tiles) {
+        const ulong base = t * tile;
+#if SP_PREFETCH
+        clprim_tile_stash(s, r);
+#else
+        for (uint k = 0; k < SP_TILE_ITEMS; ++k)
+            s[PAD(k * WG_SIZE + lid)] = clprim_load(in, base + k * WG_SIZE + lid, n);
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong next = tickets[1];
+#if SP_PREFETCH
+        if (next < tiles)
+            clprim_tile_fetch(r, in, next * tile, n);
+#endif
+        T total;
+        const T prefix = clprim_tile_scan_begin_local(s, scratch, &total);
+#if SP_PREFETCH
+        /* the next tile's aggregate, published before this tile waits: tiles
+         * after it may already be waiting for it (in any order: commutative) */
+        if (next < tiles && !domino) {
+            T v = IDENTITY, agg;
+            for (uint k = 0; k < SP_TILE_ITEMS; ++k)
+                v = OP(v, r[k]);
+            clprim_wg_exscan_value(v, scratch2, &agg);
+            if (lid == 0 && next > 0)
+                clprim_tile_publish(st, next, epoch, TILE_AGGREGATE, agg);
+        }
+#endif
+        /* the first SIMD group (or work-item 0) looks back */
+        if (lid < 32) {
+            T before = IDENTITY;
+            if (!one_tile && t > 0) {
+                if (!domino && lid == 0 && (!SP_PREFETCH || first))
+                    clprim_tile_publish(st, t, epoch, TILE_AGGREGATE, total);
+#if CLPRIM_SIMD_SHUFFLE
+                if (!domino)
+                    before = clprim_lookback_warp(st, t, epoch, in, tile, n);
+                else
+#endif
+                if (lid == 0)
+                    before = clprim_lookback(st, t, epoch, !domino, in, tile, n);
+            }
+            if (lid == 0) {
+                if (!one_tile) {
+                    clprim_tile_publish(st, t, epoch, TILE_PREFIX, OP(before, total));
+                    /* in place, the prefix is visible before any of this tile's
+                     * output (lookback.clh); otherwise nobody reads our output,
+                     * and the fence, a full L2 round trip on every tile's
+                     * critical path, is skipped (H100: 0.56 -> 0.61 of copy) */
+                    if (flags & SCAN_IN_PLACE)
+                        clprim_fence_release();
+                }
+                carry = before;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        /* the ticket after next, by a work-item outside the look-back,
+         * while the tile is stored (everyone has read tickets[1] by now) */
+        if (SP_PREFETCH && lid == WG_SIZE - 1 && next < tiles)
+            tickets[1] = atomic_inc(st.counters);
+        clprim_tile_scan_end_local(s, out, base, n, OP(carry, prefix), flags & SCAN_EXCLUSIVE);
+        barrier(CLK_LOCAL_MEM_FENCE); /* s, carry and tickets free for the next tile */
+        t = next;
+        first = 0;
+    }
+    /* off the critical path: the last work-group to finish resets the
+     * counters (none takes a ticket after it has finished) */
+    if (lid == 0 && !one_tile && atomic_inc(st.counters + 1) == get_num_groups(0) - 1) {
         atomic_xchg(st.counters, 0u);
         atomic_xchg(st.counters + 1, 0u);
     }

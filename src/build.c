@@ -183,11 +183,11 @@ static clprim_status build_once(clprim_context *ctx, const char *file, const cha
     snprintf(head, sizeof head,
              "#define WG_SIZE %u\n#define COARSE_ITEMS %u\n#define TILE_ITEMS %u\n#define SP_TILE_ITEMS %u\n"
              "#define SIMD_WIDTH %u\n#define LOCAL_BANKS %u\n#define CLPRIM_NV_PTX %d\n"
-             "#define LOOKBACK_SPINS %u\n#define CLPRIM_SINGLE_PASS %d\n"
+             "#define LOOKBACK_SPINS %u\n#define CLPRIM_SINGLE_PASS %d\n#define SP_PREFETCH %u\n"
              "#define CLPRIM_ASSEMBLED 1\n",
              t->wg_size, t->coarse_items, t->tile_items, t->sp_tile_items, ctx->info.simd_width,
              ctx->info.local_mem_banks, ctx->info.has_nv_ptx, t->lookback_spins,
-             ctx->info.has_single_pass);
+             ctx->info.has_single_pass, t->sp_prefetch);
     text_str(&src, defines);
     text_str(&src, head);
     for (k = 0; k < sizeof common / sizeof common[0] && st == CLPRIM_SUCCESS; ++k)
@@ -238,8 +238,8 @@ clprim_status clprim__program_get(clprim_context *ctx, const char *file, const c
     key = malloc(key_size);
     if (!key)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-    snprintf(key, key_size, "%s|%u|%u|%u|%u|%u|%s|%s", file, t->wg_size, t->coarse_items,
-             t->tile_items, t->sp_tile_items, t->lookback_spins, getenv("CLPRIM_BUILD_OPTIONS") ? getenv("CLPRIM_BUILD_OPTIONS") : "",
+    snprintf(key, key_size, "%s|%u|%u|%u|%u|%u|%u|%s|%s", file, t->wg_size, t->coarse_items,
+             t->tile_items, t->sp_tile_items, t->lookback_spins, t->sp_prefetch, getenv("CLPRIM_BUILD_OPTIONS") ? getenv("CLPRIM_BUILD_OPTIONS") : "",
              defines);
     for (p = ctx->programs; p; p = p->next)
         if (strcmp(p->key, key) == 0) {

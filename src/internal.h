@@ -52,10 +52,14 @@ typedef struct clprim__tuning {
     unsigned sp_tile_items; /* elements per work-item of the single-pass tile */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
     unsigned reduce_groups_per_cu; /* reduce_fast's grid: work-groups per compute unit */
+    unsigned sp_groups_per_cu; /* single pass's grid: work-groups per compute unit, each
+                                  scanning tiles until none is left (0: one per tile) */
     clprim_scan_algorithm scan_auto; /* what AUTO runs */
     size_t single_pass_max_n; /* AUTO's single-pass choice holds up to this n,
                                  MULTILEVEL above (measured crossover) */
     const char *source;    /* which tuning row, and where its numbers came from */
+    unsigned sp_prefetch;  /* not a row value: set per element by the scan driver
+                              (1: the single pass prefetches and loops over tiles) */
 } clprim__tuning;
 
 /* The parameters for the device and element size, from the tuning table
@@ -78,10 +82,12 @@ clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
 cl_mem clprim__pool_mem(const clprim__pool_buf *buf);
 size_t clprim__pool_size(const clprim__pool_buf *buf);
 /* Single-pass scans keep tile status in a pooled buffer from call to call,
- * told apart by an epoch. Returns this call's epoch (>= 1); sets *needs_zero
- * when the contents are unknown (new buffer, last used for other data, or the
+ * told apart by an epoch. `layout` names where the status lies (any value
+ * that differs whenever state words could fall on another call's values).
+ * Returns this call's epoch (>= 1); sets *needs_zero when the contents are
+ * unknown (new buffer, last used for other data or another layout, or the
  * epoch wrapped) and the caller must zero-fill it before use. */
-cl_uint clprim__pool_epoch(clprim__pool_buf *buf, int *needs_zero);
+cl_uint clprim__pool_epoch(clprim__pool_buf *buf, cl_ulong layout, int *needs_zero);
 /* Lock held. Hands the buffer back; `done` completes when the last command
  * using it, on `queue`, does. `done` may be NULL (no events were made, on an
  * in-order queue): the buffer is then reused only on that queue until idle

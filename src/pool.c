@@ -23,6 +23,7 @@ struct clprim__pool_buf {
     int queue_in_order;
     cl_event done;          /* retained, or NULL */
     cl_uint epoch;          /* single-pass status epoch; 0: contents unknown */
+    cl_ulong layout;        /* what the status of that epoch looks like */
     int stateful;           /* this use keeps single-pass status in it */
     clprim__pool_buf *next;
 };
@@ -112,10 +113,13 @@ size_t clprim__pool_size(const clprim__pool_buf *buf)
     return buf->size;
 }
 
-cl_uint clprim__pool_epoch(clprim__pool_buf *buf, int *needs_zero)
+cl_uint clprim__pool_epoch(clprim__pool_buf *buf, cl_ulong layout, int *needs_zero)
 {
-    /* state words hold the epoch in 30 bits */
-    *needs_zero = buf->epoch == 0 || buf->epoch >= (1u << 30) - 1;
+    /* state words hold the epoch in 30 bits; under another layout, words of
+     * this call may lie where the last one kept values, which could read as
+     * a state of the new epoch */
+    *needs_zero = buf->epoch == 0 || buf->epoch >= (1u << 30) - 1 || buf->layout != layout;
+    buf->layout = layout;
     buf->epoch = *needs_zero ? 1 : buf->epoch + 1;
     buf->stateful = 1;
     return buf->epoch;

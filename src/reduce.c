@@ -85,7 +85,8 @@ static clprim_status reduce_fast_once(clprim_context *ctx, clprim__chain *chain,
         if (st != CLPRIM_SUCCESS)
             return st;
         state = clprim__pool_mem(*buf);
-        clprim__pool_epoch(*buf, &needs_zero); /* a counter left at 0 by every use */
+        /* a counter left at 0 by every use (layout: any value no scan uses) */
+        clprim__pool_epoch(*buf, ~(cl_ulong)0, &needs_zero);
         if (needs_zero)
             st = clprim__chain_fill(ctx, chain, state, clprim__pool_size(*buf));
     }

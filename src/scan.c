@@ -57,6 +57,13 @@ static size_t single_pass_state_bytes(size_t tiles, const clprim__element *e)
     return ((16 + tiles * 4 + 127) & ~(size_t)127) + 2 * tiles * e->size;
 }
 
+/* Tells the pool where that status lies: packed words stay words whatever
+ * the tile count; value slots move with the tile count and element size. */
+static cl_ulong single_pass_layout(size_t tiles, const clprim__element *e)
+{
+    return e->builtin && e->size == 4 ? 1 : ((cl_ulong)e->size << 40) | tiles;
+}
+
 /* Elements one work-group scans (must match cl/scan.cl). */
 static size_t tile_size(clprim_scan_algorithm a, const clprim__tuning *t)
 {
@@ -83,7 +90,7 @@ static size_t local_bytes(const clprim__tuning *t, size_t elem, size_t banks)
 #define PADDED(n) ((n) + (n) / banks + 1)
     size_t wg = t->wg_size, most = PADDED(2 * wg);
     size_t coarse = PADDED(wg * t->coarse_items) + wg, tile = PADDED(wg * t->tile_items) + wg;
-    size_t single = PADDED(wg * t->sp_tile_items) + wg + 1; /* + carry */
+    size_t single = PADDED(wg * t->sp_tile_items) + 2 * wg + 2; /* 2 scratch, carry, tickets */
 #undef PADDED
     if (coarse > most)
         most = coarse;
@@ -96,8 +103,9 @@ static size_t local_bytes(const clprim__tuning *t, size_t elem, size_t banks)
 
 /* Tuning for this device and element size, clamped to the device's limits
  * and the scan program's local memory. */
-static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
+static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__element *e)
 {
+    const size_t elem = e->size;
     const clprim_device_info *d = &ctx->info;
     clprim__tuning t = clprim__tuning_for(d, elem);
     /* leave room for what drivers keep in local memory themselves */
@@ -114,6 +122,13 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, size_t elem)
         else
             break;
     }
+    /* The single pass prefetches its next tile into registers (and then
+     * loops over tiles on a bounded grid) for built-in elements, whose
+     * operators commute, while the tile's share fits in 32 registers; the
+     * caller's types scan one tile per work-group. */
+    t.sp_prefetch = e->builtin && elem * t.sp_tile_items <= 128;
+    if (!t.sp_prefetch)
+        t.sp_groups_per_cu = 0;
     return t;
 }
 
@@ -150,6 +165,7 @@ typedef struct scan_run {
     cl_kernel tile_kernel, add_kernel, reduce_kernel;
     int reduce_then_scan; /* MULTILEVEL: reduce tiles, scan totals, scan with carry */
     size_t tile, wg;
+    unsigned groups_per_cu; /* single pass (clprim__tuning.sp_groups_per_cu) */
     cl_mem temp;
 } scan_run;
 
@@ -221,9 +237,9 @@ static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem 
 }
 
 /* One launch: tiles take indices from the ticket in the status buffer. */
-static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_mem in,
-                                      cl_ulong in_off, cl_mem out, cl_ulong out_off, cl_ulong n,
-                                      cl_uint flags)
+static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_ulong layout,
+                                      cl_mem in, cl_ulong in_off, cl_mem out, cl_ulong out_off,
+                                      cl_ulong n, cl_uint flags)
 {
     const cl_ulong tiles = (n + r->tile - 1) / r->tile;
     const cl_mem none = NULL;
@@ -235,7 +251,7 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_m
         flags |= SCAN_ONE_TILE;
     } else {
         int needs_zero;
-        epoch = clprim__pool_epoch(state, &needs_zero);
+        epoch = clprim__pool_epoch(state, layout, &needs_zero);
         if (needs_zero)
             st = clprim__chain_fill(r->ctx, &r->chain, mem, clprim__pool_size(state));
     }
@@ -245,8 +261,12 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_m
                                       tiles > 1 ? &mem : &none, &epoch, &flags};
         st = clprim__set_args(r->ctx, r->tile_kernel, 8, sizes, values);
     }
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)tiles, r->wg);
+    if (st == CLPRIM_SUCCESS) {
+        /* each work-group scans tiles until the ticket runs out */
+        const cl_ulong most = (cl_ulong)r->ctx->info.compute_units * r->groups_per_cu;
+        const cl_ulong groups = r->groups_per_cu && most && most < tiles ? most : tiles;
+        st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)groups, r->wg);
+    }
     return st;
 }
 
@@ -273,7 +293,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     if (st != CLPRIM_SUCCESS || n == 0)
         goto cleanup;
 
-    t = scan_tuning(ctx, e.size);
+    t = scan_tuning(ctx, &e);
     st = clprim__program_get(ctx, "scan.cl", e.defines, &t, &prog);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
@@ -281,6 +301,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
+    r.groups_per_cu = t.sp_groups_per_cu;
     st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
@@ -291,7 +312,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
             if (st != CLPRIM_SUCCESS)
                 goto cleanup;
         }
-        st = scan_single_pass(&r, buf, in, in_off, out, out_off, n,
+        st = scan_single_pass(&r, buf, single_pass_layout(tiles, &e), in, in_off, out, out_off, n,
                               (d->exclusive ? SCAN_EXCLUSIVE : 0) |
                                   (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0) |
                                   (in == out ? SCAN_IN_PLACE : 0));

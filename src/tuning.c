@@ -38,23 +38,28 @@ static const tuning_row rows[] = {
      * (2048 threads). Multilevel tile shapes checked with CLPRIM_WG_SIZE /
      * CLPRIM_TILE_ITEMS sweeps on the H100 (README): 256x16 and 512x16 best
      * among 64..512 x 8..32. Single pass (CLPRIM_SP_TILE_ITEMS sweeps, H100,
-     * 2^28, ratio to copy): int32 24/32/40 per work-item 0.603/0.689/0.690,
-     * 128x64 0.687, 512x16 0.651; int64 12/16/20: 0.585/0.660/0.671. */
+     * 2^28, ratio to copy, before the prefetching loop): int32 24/32/40 per
+     * work-item 0.603/0.689/0.690, 128x64 0.687, 512x16 0.651; int64
+     * 12/16/20: 0.585/0.660/0.671. With the prefetching loop (2026-11-22):
+     * work-groups per compute unit 0 (one per tile) / 4 / 6 / 8: int32
+     * 0.851/0.899/0.907/0.909; int32 24/32/40 per work-item 0.888/0.907/0.838,
+     * 128x32 0.897, 512x16 0.742; int64 12/16/20: 0.643/0.740/0.747, 512x8
+     * 0.516, 8 groups per CU 0.739. */
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
-     {256, 8, 8, 16, 4096, 8, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
-      "NVIDIA GPU, 8-byte elements"}},
+     {256, 8, 8, 16, 4096, 8, 6, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
+      "NVIDIA GPU, 8-byte elements", 0}},
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 16, 32, 4096, 8, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, "NVIDIA GPU"}},
+     {256, 8, 16, 32, 4096, 8, 6, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, "NVIDIA GPU", 0}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {0x1002, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},
+     {256, 8, 8, 8, 4096, 4, 0, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)", 0}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
     {0, NULL, CL_DEVICE_TYPE_CPU, 0,
-     {64, 8, 16, 16, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)"}},
+     {64, 8, 16, 16, 4096, 4, 0, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)", 0}},
     /* anything else */
-    {0, NULL, 0, 0, {128, 8, 8, 8, 4096, 4, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
+    {0, NULL, 0, 0, {128, 8, 8, 8, 4096, 4, 0, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)", 0}},
 };
 
 static clprim__tuning tuning_lookup(const clprim_device_info *dev, size_t elem_size)
@@ -91,6 +96,8 @@ clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
         t.wg_size = t.tile_items = t.sp_tile_items = 1;
     if (getenv("CLPRIM_REDUCE_GROUPS_PER_CU"))
         t.reduce_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_REDUCE_GROUPS_PER_CU"), NULL, 10);
+    if (getenv("CLPRIM_SP_GROUPS_PER_CU"))
+        t.sp_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_SP_GROUPS_PER_CU"), NULL, 10);
     if (getenv("CLPRIM_LOOKBACK_SPINS"))
         t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
     if (t.lookback_spins < 1)

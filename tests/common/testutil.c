@@ -1,10 +1,14 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <cmocka.h>
 
 uint64_t tu_rand(uint64_t *s)
 {
@@ -39,6 +43,10 @@ clprim_context *tu_context(void)
     clprim_context_device_info(ctx, &info);
     printf("# device: %s / %s (SIMD %u)\n", info.platform_name, info.device_name,
            info.simd_width);
+    /* CLPRIM_TEST_FILTER: run only the tests whose names match (cmocka's
+     * wildcards), e.g. to repeat one that failed */
+    if (getenv("CLPRIM_TEST_FILTER"))
+        cmocka_set_test_filter(getenv("CLPRIM_TEST_FILTER"));
     return ctx;
 }
 
