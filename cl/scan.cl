@@ -261,7 +261,7 @@ SCAN_KERNEL scan_multilevel(SCAN_ARGS)
  * The aggregate must come first: a ticket held while its tile waits for
  * another serialises every tile after it (measured: 30x slower). Holding a
  * later ticket cannot deadlock: the lowest unfinished tile waits for none.
- * Without SP_PREFETCH, one tile per work-group.
+ * Without SP_PREFETCH, and for domino, one tile per work-group.
  * The last work-group to finish resets the counters for the next call. */
 #if CLPRIM_SINGLE_PASS
 SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
@@ -279,12 +279,14 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
 
     in += in_off;
     out += out_off;
-    /* with prefetch, two tickets in one atomic: the first tile and the next;
-     * without, one (tickets[1] = tiles ends the loop after one tile) */
+    /* looping, two tickets in one atomic: the first tile and the next;
+     * otherwise one (tickets[1] = tiles ends the loop after one tile). Domino
+     * publishes no aggregates, so it never holds a second ticket. */
+    const int loop = SP_PREFETCH && !domino && !one_tile;
     if (lid == 0) {
-        const uint a = one_tile ? 0u : atomic_add(st.counters, SP_PREFETCH ? 2u : 1u);
+        const uint a = one_tile ? 0u : atomic_add(st.counters, loop ? 2u : 1u);
         tickets[0] = a;
-        tickets[1] = one_tile || !SP_PREFETCH ? (uint)tiles : a + 1;
+        tickets[1] = loop ? a + 1 : (uint)tiles;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     ulong t = tickets[0];

@@ -264,7 +264,8 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_u
     if (st == CLPRIM_SUCCESS) {
         /* each work-group scans tiles until the ticket runs out */
         const cl_ulong most = (cl_ulong)r->ctx->info.compute_units * r->groups_per_cu;
-        const cl_ulong groups = r->groups_per_cu && most && most < tiles ? most : tiles;
+        const int loop = r->groups_per_cu && !(flags & SCAN_DOMINO); /* cl/scan.cl */
+        const cl_ulong groups = loop && most && most < tiles ? most : tiles;
         st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)groups, r->wg);
     }
     return st;
