@@ -299,11 +299,10 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
         const ulong base = t * tile;
 #if SP_PREFETCH
         clprim_tile_stash(s, r);
-#else
-        for (uint k = 0; k < SP_TILE_ITEMS; ++k)
-            s[PAD(k * WG_SIZE + lid)] = clprim_load(in, base + k * WG_SIZE + lid, n);
-#endif
         barrier(CLK_LOCAL_MEM_FENCE);
+#else
+        clprim_tile_load(s, in, base, n, SP_TILE_ITEMS);
+#endif
         const ulong next = tickets[1];
 #if SP_PREFETCH
         if (next < tiles)
@@ -313,13 +312,14 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
         const T prefix = clprim_tile_scan_begin_local(s, scratch, &total);
 #if SP_PREFETCH
         /* the next tile's aggregate, published before this tile waits: tiles
-         * after it may already be waiting for it (in any order: commutative) */
-        if (next < tiles && !domino) {
+         * after it may already be waiting for it (in any order: commutative;
+         * next < tiles only when looping, so never for domino, and next >= 1) */
+        if (next < tiles) {
             T v = IDENTITY, agg;
             for (uint k = 0; k < SP_TILE_ITEMS; ++k)
                 v = OP(v, r[k]);
             clprim_wg_exscan_value(v, scratch2, &agg);
-            if (lid == 0 && next > 0)
+            if (lid == 0)
                 clprim_tile_publish(st, next, epoch, TILE_AGGREGATE, agg);
         }
 #endif
