@@ -52,16 +52,19 @@ static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clpri
 /* Bytes of single-pass status for `tiles` tiles (layout: cl/common/lookback.clh). */
 static size_t single_pass_state_bytes(size_t tiles, const clprim__element *e)
 {
-    if (e->builtin && e->size == 4)
-        return 16 + tiles * 8;
+    if (e->builtin && (e->size == 4 || e->size == 8))
+        return 16 + tiles * 2 * e->size; /* packed: one word per tile; split: two */
     return ((16 + tiles * 4 + 127) & ~(size_t)127) + 2 * tiles * e->size;
 }
 
-/* Tells the pool where that status lies: packed words stay words whatever
- * the tile count; value slots move with the tile count and element size. */
+/* Tells the pool where that status lies: packed and split words stay where
+ * they are whatever the tile count; value slots move with the tile count and
+ * element size. */
 static cl_ulong single_pass_layout(size_t tiles, const clprim__element *e)
 {
-    return e->builtin && e->size == 4 ? 1 : ((cl_ulong)e->size << 40) | tiles;
+    if (e->builtin && (e->size == 4 || e->size == 8))
+        return e->size / 4; /* 1 packed, 2 split */
+    return ((cl_ulong)e->size << 40) | tiles;
 }
 
 /* Elements one work-group scans (must match cl/scan.cl). */

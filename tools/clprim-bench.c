@@ -3,7 +3,7 @@
  *
  *   clprim-bench [--preset short|full|large] [--type int32|uint32|int64|uint64|float|double]
  *                [--op sum|product|min|max] [--exclusive] [--reduce] [--algorithms all|NAME,...]
- *                [--reps R] [--csv FILE]
+ *                [--reps R] [--batch K] [--csv FILE]
  *   clprim-bench --first-call [--reps R] [--csv FILE]
  *
  * --reduce times the reduce algorithms instead of the scans: GB/s then counts
@@ -15,6 +15,13 @@
  * medians of (a) device time from a marker enqueued just before the call to
  * the end of its last command (profiling events) and (b) host wall-clock of
  * one call plus clFinish. Every result is verified against a host loop.
+ * Batched (--batch K, default 8; 0: off): K calls back to back after a
+ * marker, device time from the marker to the last call's end over K, and
+ * the copy and read ceilings measured the same way (K commands). NVIDIA's
+ * queue leaves some microseconds between a marker and the next command,
+ * which (a) charges to the call but not to the ceilings, each timed from its
+ * own start; batching spreads that gap over K calls on both sides, and gaps
+ * between the commands of one call still count.
  * GB/s counts bytes read plus written (2 n sizeof(T)), like the copy column;
  * host/cp is the call's host wall-clock over that of one clEnqueueCopyBuffer
  * of the same bytes (what small n costs, launches included).
@@ -79,13 +86,57 @@ typedef struct bench {
     cl_command_queue q;
     cl_mem in, out;
     cl_kernel copy4, read4;
-    int reps;
+    int reps, batch;
 } bench;
+
+/* One command (or one library call) of a batch; *ev: its last command. */
+typedef int (*enqueue_fn)(bench *b, const void *arg, cl_event *ev);
+
+/* Median over reps of (marker end .. end of the last of b->batch calls of
+ * fn) / b->batch; NAN when batching is off or a call fails. */
+static double batch_us(bench *b, enqueue_fn fn, const void *arg)
+{
+    double t[MAX_REPS];
+    int r, k, ok = b->batch > 0;
+    for (r = -1; r < b->reps && ok; ++r) {
+        cl_event mark = NULL, ev = NULL;
+        clFinish(b->q);
+        clEnqueueMarkerWithWaitList(b->q, 0, NULL, &mark);
+        for (k = 0; k < b->batch && ok; ++k) {
+            if (ev)
+                clReleaseEvent(ev);
+            ev = NULL;
+            ok = fn(b, arg, &ev) && ev;
+        }
+        clFinish(b->q);
+        if (r >= 0 && ok)
+            t[r] = event_span_us(mark, ev, CL_PROFILING_COMMAND_END) / b->batch;
+        clReleaseEvent(mark);
+        if (ev)
+            clReleaseEvent(ev);
+    }
+    return ok ? median(t, b->reps) : NAN;
+}
+
+static int enqueue_copy(bench *b, const void *bytes, cl_event *ev)
+{
+    return clEnqueueCopyBuffer(b->q, b->in, b->out, 0, 0, *(const size_t *)bytes, 0, NULL, ev) ==
+           CL_SUCCESS;
+}
+
+/* the read4 kernel, its arguments already set */
+static int enqueue_read(bench *b, const void *bytes, cl_event *ev)
+{
+    size_t global = (*(const size_t *)bytes / 16 + 255) / 256 * 256, local = 256;
+    return clEnqueueNDRangeKernel(b->q, b->read4, 1, NULL, &global, &local, 0, NULL, ev) ==
+           CL_SUCCESS;
+}
 
 /* Median device time of clEnqueueCopyBuffer and of the float4 copy kernel,
  * and host wall-clock of one clEnqueueCopyBuffer plus clFinish. */
 static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
-                        double *copy_host_us, double *read_us)
+                        double *copy_host_us, double *read_us, double *copy_batch_us,
+                        double *read_batch_us)
 {
     double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS], rd[MAX_REPS];
     cl_ulong count = bytes / 16;
@@ -125,6 +176,23 @@ static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_
     *copy_host_us = median(h, b->reps);
     *kernel_us = nk ? median(k, nk) : NAN;
     *read_us = nr ? median(rd, nr) : NAN;
+    *copy_batch_us = batch_us(b, enqueue_copy, &bytes);
+    *read_batch_us = nr ? batch_us(b, enqueue_read, &bytes) : NAN;
+}
+
+/* One library call, for batch_us. */
+typedef struct call {
+    const clprim_scan_desc *scan;     /* NULL: reduce */
+    const clprim_reduce_desc *reduce;
+    size_t n;
+} call;
+
+static int enqueue_call(bench *b, const void *arg, cl_event *ev)
+{
+    const call *c = arg;
+    return (c->scan ? clprim_scan(b->ctx, NULL, c->scan, b->in, 0, b->out, 0, c->n, 0, NULL, ev)
+                    : clprim_reduce(b->ctx, NULL, c->reduce, b->in, 0, c->n, b->out, 0, 0, NULL,
+                                    ev)) == CLPRIM_SUCCESS;
 }
 
 /* Host reference for the verification and the sequential column (int and
@@ -198,11 +266,13 @@ int main(int argc, char **argv)
     uint64_t seed = 0x243F6A8885A308D3ull;
 
     b.reps = 11;
+    b.batch = 8;
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--preset") && i + 1 < argc) preset = argv[++i];
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
         else if (!strcmp(argv[i], "--algorithms") && i + 1 < argc) algos = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) b.reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--batch") && i + 1 < argc) b.batch = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--exclusive")) exclusive = 1;
         else if (!strcmp(argv[i], "--reduce")) reduce = 1;
         else if (!strcmp(argv[i], "--first-call")) first_call = 1;
@@ -221,8 +291,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (type >= CLPRIM_TYPE_COUNT_ || op >= CLPRIM_OP_COUNT_ || b.reps < 1 || b.reps > MAX_REPS) {
-        fprintf(stderr, "clprim-bench: bad --type, --op or --reps\n");
+    if (type >= CLPRIM_TYPE_COUNT_ || op >= CLPRIM_OP_COUNT_ || b.reps < 1 || b.reps > MAX_REPS ||
+        b.batch < 0) {
+        fprintf(stderr, "clprim-bench: bad --type, --op, --reps or --batch\n");
         return 2;
     }
     if (first_call)
@@ -279,21 +350,24 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv, "device,driver,type,op,mode,algorithm,n,device_us,host_us,gbs,"
                      "copy_buffer_gbs,copy_kernel_gbs,ratio_to_copy,seq_c_gbs,copy_host_us,"
-                     "host_vs_copy,verified,read_gbs,ratio_to_read\n");
+                     "host_vs_copy,verified,read_gbs,ratio_to_read,batch_us,copy_batch_gbs,"
+                     "ratio_to_copy_batch,read_batch_gbs,ratio_to_read_batch\n");
     printf("# %s / %s, driver %s\n# %s %s %s; GB/s = %s n sizeof(T) / median device time\n",
            info.platform_name, info.device_name, info.driver_version, clprim_type_name(type),
            clprim_op_name(op), reduce ? "reduce" : exclusive ? "exclusive scan" : "inclusive scan",
            reduce ? "" : "2");
     if (reduce)
-        printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %7s %s\n", "n", "algorithm", "device_us",
-               "host_us", "GB/s", "read GB/s", "ratio", "copy GB/s", "of copy", "ok");
+        printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %7s %7s %s\n", "n", "algorithm",
+               "device_us", "host_us", "GB/s", "read GB/s", "ratio", "copy GB/s", "of copy",
+               "batched", "ok");
     else
-        printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %8s %s\n", "n", "algorithm", "device_us",
-               "host_us", "GB/s", "copy GB/s", "ratio", "seq GB/s", "host/cp", "ok");
+        printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %8s %7s %s\n", "n", "algorithm",
+               "device_us", "host_us", "GB/s", "copy GB/s", "ratio", "seq GB/s", "host/cp",
+               "batched", "ok");
 
     for (s = 0; s < count; ++s) {
         const size_t n = sizes[s], bytes = n * elem;
-        double copy_us, kernel_us, copy_host_us, read_us, seq_us, t0;
+        double copy_us, kernel_us, copy_host_us, read_us, seq_us, t0, copy_b_us, read_b_us;
         /* fresh random data per size: small values keep float sums meaningful */
         for (i = 0; (size_t)i < bytes; ++i) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -304,7 +378,8 @@ int main(int argc, char **argv)
         if (type == CLPRIM_TYPE_DOUBLE)
             for (size_t j = 0; j < n; ++j) ((double *)(void *)host_in)[j] = (double)(host_in[j * 8] % 17) / 8.0 - 1.0;
         clEnqueueWriteBuffer(b.q, b.in, CL_TRUE, 0, bytes, host_in, 0, NULL, NULL);
-        time_copies(&b, bytes, &copy_us, &kernel_us, &copy_host_us, &read_us);
+        time_copies(&b, bytes, &copy_us, &kernel_us, &copy_host_us, &read_us, &copy_b_us,
+                    &read_b_us);
         t0 = now_us();
         host_scan(type, op, exclusive, host_in, want, n);
         seq_us = now_us() - t0;
@@ -314,7 +389,8 @@ int main(int argc, char **argv)
                                       : clprim_scan_algorithm_name((clprim_scan_algorithm)a);
             clprim_scan_desc d = {type, op, exclusive, (clprim_scan_algorithm)a, NULL};
             clprim_reduce_desc rd = {type, op, (clprim_reduce_algorithm)a, NULL};
-            double dev[MAX_REPS], host[MAX_REPS], dev_us, host_us;
+            double dev[MAX_REPS], host[MAX_REPS], dev_us, host_us, call_b_us;
+            const call one = {reduce ? NULL : &d, &rd, n};
             int r, ok = 1;
             size_t bad;
             if (strcmp(algos, "all") && !strstr(algos, name))
@@ -325,9 +401,7 @@ int main(int argc, char **argv)
                 cl_event mark = NULL, ev = NULL;
                 clFinish(b.q);
                 clEnqueueMarkerWithWaitList(b.q, 0, NULL, &mark);
-                ok = (reduce ? clprim_reduce(b.ctx, NULL, &rd, b.in, 0, n, b.out, 0, 0, NULL, &ev)
-                             : clprim_scan(b.ctx, NULL, &d, b.in, 0, b.out, 0, n, 0, NULL, &ev)) ==
-                     CLPRIM_SUCCESS;
+                ok = enqueue_call(&b, &one, &ev);
                 clFinish(b.q);
                 if (r >= 0 && ok)
                     dev[r] = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
@@ -337,9 +411,7 @@ int main(int argc, char **argv)
             }
             for (r = 0; r < b.reps && ok; ++r) {
                 t0 = now_us();
-                ok = (reduce ? clprim_reduce(b.ctx, NULL, &rd, b.in, 0, n, b.out, 0, 0, NULL, NULL)
-                             : clprim_scan(b.ctx, NULL, &d, b.in, 0, b.out, 0, n, 0, NULL, NULL)) ==
-                     CLPRIM_SUCCESS;
+                ok = enqueue_call(&b, &one, NULL);
                 clFinish(b.q);
                 host[r] = now_us() - t0;
             }
@@ -351,6 +423,7 @@ int main(int argc, char **argv)
             }
             dev_us = median(dev, b.reps);
             host_us = median(host, b.reps);
+            call_b_us = batch_us(&b, enqueue_call, &one);
             if (reduce) { /* the result is the inclusive scan's last element */
                 clEnqueueReadBuffer(b.q, b.out, CL_TRUE, 0, elem, got, 0, NULL, NULL);
                 bad = verify(type, got, want + (n - 1) * elem, 1);
@@ -363,22 +436,27 @@ int main(int argc, char **argv)
                 double gbs = moved / dev_us / 1e3, copy_gbs = 2.0 * bytes / copy_us / 1e3;
                 double kern_gbs = 2.0 * bytes / kernel_us / 1e3, seq_gbs = 2.0 * bytes / seq_us / 1e3;
                 double read_gbs = (double)bytes / read_us / 1e3;
+                /* batched: the call against the ceiling timed the same way */
+                double copy_b_gbs = 2.0 * bytes / copy_b_us / 1e3;
+                double read_b_gbs = (double)bytes / read_b_us / 1e3;
+                double gbs_b = moved / call_b_us / 1e3;
                 if (reduce)
-                    printf("%-10zu %-18s %10.1f %10.1f %9.1f %9.1f %7.3f %9.1f %7.3f %s\n", n, name,
-                           dev_us, host_us, gbs, read_gbs, gbs / read_gbs, copy_gbs,
-                           gbs / copy_gbs, bad ? "WRONG" : "ok");
+                    printf("%-10zu %-18s %10.1f %10.1f %9.1f %9.1f %7.3f %9.1f %7.3f %7.3f %s\n",
+                           n, name, dev_us, host_us, gbs, read_gbs, gbs / read_gbs, copy_gbs,
+                           gbs / copy_gbs, gbs_b / read_b_gbs, bad ? "WRONG" : "ok");
                 else
-                printf("%-10zu %-18s %10.1f %10.1f %9.1f %9.1f %7.3f %9.2f %8.2f %s\n", n, name,
-                       dev_us, host_us, gbs, copy_gbs, gbs / copy_gbs, seq_gbs,
-                       host_us / copy_host_us, bad ? "WRONG" : "ok");
+                    printf("%-10zu %-18s %10.1f %10.1f %9.1f %9.1f %7.3f %9.2f %8.2f %7.3f %s\n",
+                           n, name, dev_us, host_us, gbs, copy_gbs, gbs / copy_gbs, seq_gbs,
+                           host_us / copy_host_us, gbs_b / copy_b_gbs, bad ? "WRONG" : "ok");
                 if (csv)
                     fprintf(csv, "\"%s\",\"%s\",%s,%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f,"
-                                 "%.2f,%.3f,%d,%.2f,%.4f\n",
+                                 "%.2f,%.3f,%d,%.2f,%.4f,%.2f,%.2f,%.4f,%.2f,%.4f\n",
                             info.device_name, info.driver_version, clprim_type_name(type),
                             clprim_op_name(op), reduce ? "reduce" : exclusive ? "exclusive" : "inclusive",
                             name, n, dev_us, host_us, gbs, copy_gbs, kern_gbs, gbs / copy_gbs,
                             seq_gbs, copy_host_us, host_us / copy_host_us, !bad, read_gbs,
-                            gbs / read_gbs);
+                            gbs / read_gbs, call_b_us, copy_b_gbs, gbs_b / copy_b_gbs, read_b_gbs,
+                            gbs_b / read_b_gbs);
             }
         }
     }
