@@ -45,6 +45,7 @@
 #define SCAN_DOMINO 8u      /* single pass: wait for the predecessor's prefix only */
 #define SCAN_ONE_TILE 16u   /* single pass: n fits one tile (no ticket, no status) */
 #define SCAN_IN_PLACE 32u   /* single pass: out is in (the fallback may read output) */
+#define SCAN_ALIGNED 64u    /* single pass: in and out 16-byte aligned (vector chunks) */
 
 #define SCAN_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 /* in and out may be the same buffer: every tile reads all its input before a
@@ -187,49 +188,141 @@ inline void clprim_tile_scan_end(local T *s, global T *out, ulong base, ulong n,
     clprim_tile_store(out, s, base, n, TILE_ITEMS);
 }
 
-/* The same two halves for the single pass's tile of SP_TILE_ITEMS per
- * work-item, keeping each work-item's run in local memory (in place in s)
- * instead of registers: the single pass holds its tile across the look-back,
- * and registers held there cost work-groups per SM; with them freed, larger
- * tiles pay (H100, int32 at 2^28: 0.61 of copy with 16 per work-item in
- * registers, 0.65 with 16 in local memory, 0.69 with 32).
+/* The single pass's tile: SP_TILE_ITEMS consecutive elements per work-item,
+ * kept in local memory across the look-back (registers held there cost
+ * work-groups per SM; H100, int32 at 2^28: 0.61 of copy with 16 per
+ * work-item in registers, 0.65 in local memory, 0.69 with 32).
  *
- * The tile reaches s in two steps so that its loads can be issued early:
+ * It moves in chunks of SP_VEC elements, 16 bytes for built-in types (int4,
+ * long2, ...; the caller's types: one element), so that every global and
+ * local transfer is one 128-bit access: the scalar version spent about six
+ * local and two global instructions per element, and int32 (twice the
+ * elements per byte of int64) ran slower than int64. Work-item o's run is
+ * its SP_CHUNKS chunks at o * SP_CHUNKS, rotated by o, so that both the
+ * coalesced transfers (consecutive chunks of one run) and the runs' scans
+ * (chunk c of consecutive runs) meet every bank once. Global chunks are
+ * vector accesses when the host says both buffers are 16-byte aligned
+ * (SCAN_ALIGNED) and the chunk lies before n; otherwise element by element,
+ * padded with the identity. */
+#if CLPRIM_T_BUILTIN && T_SIZE == 4
+#define SP_VEC 4
+#define VT CLPRIM_CAT(T, 4)
+#elif CLPRIM_T_BUILTIN && T_SIZE == 8
+#define SP_VEC 2
+#define VT CLPRIM_CAT(T, 2)
+#else
+#define SP_VEC 1
+#define VT T
+#endif
+#if SP_TILE_ITEMS % SP_VEC
+#error "clprim: SP_TILE_ITEMS must be a multiple of the chunk (16 bytes of built-in T)"
+#endif
+#define SP_CHUNKS (SP_TILE_ITEMS / SP_VEC)
+
+typedef union clprim_chunk {
+    VT v;
+    T a[SP_VEC];
+} clprim_chunk;
+
+/* Local slot of chunk c of work-item o's run. */
+inline uint clprim_sp_slot(uint o, uint c)
+{
+    return o * SP_CHUNKS + (c + o) % SP_CHUNKS;
+}
+
+/* Slot of the tile's g-th chunk in element order. */
+inline uint clprim_sp_slot_of(uint g)
+{
+    return clprim_sp_slot(g / SP_CHUNKS, g % SP_CHUNKS);
+}
+
+inline VT clprim_sp_fetch_chunk(global const T *in, ulong base, ulong n, uint g, uint flags)
+{
+    const ulong i = base + (ulong)g * SP_VEC;
+    clprim_chunk c;
+    if ((flags & SCAN_ALIGNED) && i + SP_VEC <= n)
+        return ((global const VT *)in)[i / SP_VEC];
+    for (uint j = 0; j < SP_VEC; ++j)
+        c.a[j] = clprim_load(in, i + j, n);
+    return c.v;
+}
+
+inline void clprim_sp_store_chunk(global T *out, ulong base, ulong n, uint g, VT v, uint flags)
+{
+    const ulong i = base + (ulong)g * SP_VEC;
+    clprim_chunk c;
+    if ((flags & SCAN_ALIGNED) && i + SP_VEC <= n) {
+        ((global VT *)out)[i / SP_VEC] = v;
+        return;
+    }
+    c.v = v;
+    for (uint j = 0; j < SP_VEC && i + j < n; ++j)
+        out[i + j] = c.a[j];
+}
+
+/* The tile reaches s in two steps so that its loads can be issued early:
  * clprim_tile_fetch into registers (coalesced), clprim_tile_stash into s. */
-inline void clprim_tile_fetch(T *r, global const T *in, ulong base, ulong n)
+inline void clprim_tile_fetch(VT *r, global const T *in, ulong base, ulong n, uint flags)
 {
-    for (uint k = 0; k < SP_TILE_ITEMS; ++k)
-        r[k] = clprim_load(in, base + k * WG_SIZE + get_local_id(0), n);
+    for (uint k = 0; k < SP_CHUNKS; ++k)
+        r[k] = clprim_sp_fetch_chunk(in, base, n, k * WG_SIZE + get_local_id(0), flags);
 }
 
-inline void clprim_tile_stash(local T *s, const T *r)
+inline void clprim_tile_stash(local VT *s, const VT *r)
 {
-    for (uint k = 0; k < SP_TILE_ITEMS; ++k)
-        s[PAD(k * WG_SIZE + get_local_id(0))] = r[k];
+    for (uint k = 0; k < SP_CHUNKS; ++k)
+        s[clprim_sp_slot_of(k * WG_SIZE + get_local_id(0))] = r[k];
 }
 
-/* First half, once the tile is in s and a barrier passed. */
-inline T clprim_tile_scan_begin_local(local T *s, local T *scratch, T *total)
+/* Both steps at once, for the path without prefetch. */
+inline void clprim_sp_tile_load(local VT *s, global const T *in, ulong base, ulong n, uint flags)
 {
-    const uint first = get_local_id(0) * SP_TILE_ITEMS;
+    for (uint k = 0; k < SP_CHUNKS; ++k) {
+        const uint g = k * WG_SIZE + get_local_id(0);
+        s[clprim_sp_slot_of(g)] = clprim_sp_fetch_chunk(in, base, n, g, flags);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* First half, once the tile is in s and a barrier passed: leaves each
+ * work-item's inclusive run in s and returns its exclusive prefix within
+ * the tile (*total: the tile's total). */
+inline T clprim_tile_scan_begin_local(local VT *s, local T *scratch, T *total)
+{
+    const uint o = get_local_id(0);
     T run = IDENTITY;
-    for (uint j = 0; j < SP_TILE_ITEMS; ++j) {
-        run = OP(run, s[PAD(first + j)]);
-        s[PAD(first + j)] = run;
+    for (uint c = 0; c < SP_CHUNKS; ++c) {
+        clprim_chunk x;
+        x.v = s[clprim_sp_slot(o, c)];
+        for (uint j = 0; j < SP_VEC; ++j)
+            x.a[j] = run = OP(run, x.a[j]);
+        s[clprim_sp_slot(o, c)] = x.v;
     }
     return clprim_wg_exscan_value(run, scratch, total);
 }
 
-inline void clprim_tile_scan_end_local(local T *s, global T *out, ulong base, ulong n, T prefix,
-                                       uint exclusive)
+/* Second half: combines `prefix` (everything before this work-item's
+ * elements) on the left and stores the tile. */
+inline void clprim_tile_scan_end_local(local VT *s, global T *out, ulong base, ulong n, T prefix,
+                                       uint flags)
 {
-    const uint first = get_local_id(0) * SP_TILE_ITEMS;
-    /* backwards: exclusive reads the element to the left before it changes */
-    for (uint j = SP_TILE_ITEMS; j-- > 0;)
-        s[PAD(first + j)] =
-            OP(prefix, exclusive ? (j > 0 ? s[PAD(first + j - 1)] : IDENTITY) : s[PAD(first + j)]);
+    const uint o = get_local_id(0), exclusive = flags & SCAN_EXCLUSIVE;
+    T left = IDENTITY; /* the inclusive value before the current element */
+    for (uint c = 0; c < SP_CHUNKS; ++c) {
+        clprim_chunk x;
+        x.v = s[clprim_sp_slot(o, c)];
+        for (uint j = 0; j < SP_VEC; ++j) {
+            const T inclusive = x.a[j];
+            x.a[j] = OP(prefix, exclusive ? left : inclusive);
+            left = inclusive;
+        }
+        s[clprim_sp_slot(o, c)] = x.v;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    clprim_tile_store(out, s, base, n, SP_TILE_ITEMS);
+    for (uint k = 0; k < SP_CHUNKS; ++k) {
+        const uint g = k * WG_SIZE + get_local_id(0);
+        clprim_sp_store_chunk(out, base, n, g, s[clprim_sp_slot_of(g)], flags);
+    }
 }
 
 SCAN_KERNEL scan_multilevel(SCAN_ARGS)
@@ -267,15 +360,15 @@ SCAN_KERNEL scan_multilevel(SCAN_ARGS)
 SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
                              ulong n, global uchar *state, uint epoch, uint flags)
 {
-    local T s[PADDED_SIZE(WG_SIZE * SP_TILE_ITEMS)], scratch[CLPRIM_WG_SCAN_SCRATCH];
-    local T scratch2[CLPRIM_WG_SCAN_SCRATCH];
+    local VT s[WG_SIZE * SP_CHUNKS];
+    local T scratch[CLPRIM_WG_SCAN_SCRATCH], scratch2[CLPRIM_WG_SCAN_SCRATCH];
     local uint tickets[2];
     local T carry;
     const ulong tile = WG_SIZE * SP_TILE_ITEMS, tiles = (n + tile - 1) / tile;
     const int one_tile = (flags & SCAN_ONE_TILE) != 0, domino = (flags & SCAN_DOMINO) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
     const uint lid = get_local_id(0);
-    T r[SP_PREFETCH ? SP_TILE_ITEMS : 1];
+    VT r[SP_PREFETCH ? SP_CHUNKS : 1];
 
     in += in_off;
     out += out_off;
@@ -292,7 +385,7 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
     ulong t = tickets[0];
 #if SP_PREFETCH
     if (t < tiles)
-        clprim_tile_fetch(r, in, t * tile, n);
+        clprim_tile_fetch(r, in, t * tile, n, flags);
 #endif
     int first = 1;
     while (t < tiles) {
@@ -301,12 +394,12 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
         clprim_tile_stash(s, r);
         barrier(CLK_LOCAL_MEM_FENCE);
 #else
-        clprim_tile_load(s, in, base, n, SP_TILE_ITEMS);
+        clprim_sp_tile_load(s, in, base, n, flags);
 #endif
         const ulong next = tickets[1];
 #if SP_PREFETCH
         if (next < tiles)
-            clprim_tile_fetch(r, in, next * tile, n);
+            clprim_tile_fetch(r, in, next * tile, n, flags);
 #endif
         T total;
         const T prefix = clprim_tile_scan_begin_local(s, scratch, &total);
@@ -316,8 +409,12 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
          * next < tiles only when looping, so never for domino, and next >= 1) */
         if (next < tiles) {
             T v = IDENTITY, agg;
-            for (uint k = 0; k < SP_TILE_ITEMS; ++k)
-                v = OP(v, r[k]);
+            for (uint k = 0; k < SP_CHUNKS; ++k) {
+                clprim_chunk x;
+                x.v = r[k];
+                for (uint j = 0; j < SP_VEC; ++j)
+                    v = OP(v, x.a[j]);
+            }
             clprim_wg_exscan_value(v, scratch2, &agg);
             if (lid == 0)
                 clprim_tile_publish(st, next, epoch, TILE_AGGREGATE, agg);
@@ -355,7 +452,7 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
          * while the tile is stored (everyone has read tickets[1] by now) */
         if (SP_PREFETCH && lid == WG_SIZE - 1 && next < tiles)
             tickets[1] = atomic_inc(st.counters);
-        clprim_tile_scan_end_local(s, out, base, n, OP(carry, prefix), flags & SCAN_EXCLUSIVE);
+        clprim_tile_scan_end_local(s, out, base, n, OP(carry, prefix), flags);
         barrier(CLK_LOCAL_MEM_FENCE); /* s, carry and tickets free for the next tile */
         t = next;
         first = 0;

@@ -54,6 +54,8 @@ typedef struct clprim__tuning {
     unsigned reduce_groups_per_cu; /* reduce_fast's grid: work-groups per compute unit */
     unsigned sp_groups_per_cu; /* single pass's grid: work-groups per compute unit, each
                                   scanning tiles until none is left (0: one per tile) */
+    unsigned sp_wg_size;   /* the single pass's work-group size: its program is built
+                              with this as WG_SIZE (the same value: one program) */
     clprim_scan_algorithm scan_auto; /* what AUTO runs */
     size_t single_pass_max_n; /* AUTO's single-pass choice holds up to this n,
                                  MULTILEVEL above (measured crossover) */
@@ -64,8 +66,8 @@ typedef struct clprim__tuning {
 
 /* The parameters for the device and element size, from the tuning table
  * (device -> vendor -> device type -> default), with the development knobs
- * applied (CLPRIM_WG_SIZE, ...) and the work-group size clamped to a power of two the device allows, at least one
- * SIMD group. Each primitive still clamps to its own local memory. */
+ * applied (CLPRIM_WG_SIZE, ...) and the work-group sizes clamped to a power of two the device
+ * allows, at least one SIMD group. Each primitive still clamps to its own local memory. */
 clprim__tuning clprim__tuning_for(const clprim_device_info *dev, size_t elem_size);
 
 /* ---- temporary-memory pool (pool.c) ---- */

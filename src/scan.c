@@ -12,6 +12,7 @@
 #define SCAN_DOMINO 8u
 #define SCAN_ONE_TILE 16u
 #define SCAN_IN_PLACE 32u
+#define SCAN_ALIGNED 64u
 
 /* The tile kernel of each algorithm (AUTO resolves to one of the others). */
 static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
@@ -105,12 +106,16 @@ static size_t local_bytes(const clprim__tuning *t, size_t elem, size_t banks)
 }
 
 /* Tuning for this device and element size, clamped to the device's limits
- * and the scan program's local memory. */
-static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__element *e)
+ * and the scan program's local memory. A single pass runs in a program of
+ * its own work-group size (the same program where the sizes agree). */
+static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__element *e,
+                                  int single_pass)
 {
     const size_t elem = e->size;
     const clprim_device_info *d = &ctx->info;
     clprim__tuning t = clprim__tuning_for(d, elem);
+    if (single_pass)
+        t.wg_size = t.sp_wg_size;
     /* leave room for what drivers keep in local memory themselves */
     const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
     while (local_bytes(&t, elem, d->local_mem_banks) > budget) {
@@ -129,6 +134,9 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__eleme
      * loops over tiles on a bounded grid) for built-in elements, whose
      * operators commute, while the tile's share fits in 32 registers; the
      * caller's types scan one tile per work-group. */
+    if (e->builtin) /* whole 16-byte chunks of built-in elements (cl/scan.cl) */
+        t.sp_tile_items = t.sp_tile_items < 16 / elem ? (unsigned)(16 / elem)
+                                                      : t.sp_tile_items / (16 / elem) * (16 / elem);
     t.sp_prefetch = e->builtin && elem * t.sp_tile_items <= 128;
     if (!t.sp_prefetch)
         t.sp_groups_per_cu = 0;
@@ -297,12 +305,13 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     if (st != CLPRIM_SUCCESS || n == 0)
         goto cleanup;
 
-    t = scan_tuning(ctx, &e);
+    t = clprim__tuning_for(&ctx->info, e.size);
+    algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
+    t = scan_tuning(ctx, &e, is_single_pass(algo));
     st = clprim__program_get(ctx, "scan.cl", e.defines, &t, &prog);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     t = *clprim__program_tuning(prog);
-    algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
     r.groups_per_cu = t.sp_groups_per_cu;
@@ -319,7 +328,11 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
         st = scan_single_pass(&r, buf, single_pass_layout(tiles, &e), in, in_off, out, out_off, n,
                               (d->exclusive ? SCAN_EXCLUSIVE : 0) |
                                   (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0) |
-                                  (in == out ? SCAN_IN_PLACE : 0));
+                                  (in == out ? SCAN_IN_PLACE : 0) |
+                                  (e.builtin && (in_off * e.size) % 16 == 0 &&
+                                           (out_off * e.size) % 16 == 0
+                                       ? SCAN_ALIGNED
+                                       : 0));
         goto cleanup;
     }
     st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);

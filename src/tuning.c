@@ -44,22 +44,35 @@ static const tuning_row rows[] = {
      * work-groups per compute unit 0 (one per tile) / 4 / 6 / 8: int32
      * 0.851/0.899/0.907/0.909; int32 24/32/40 per work-item 0.888/0.907/0.838,
      * 128x32 0.897, 512x16 0.742; int64 12/16/20: 0.643/0.740/0.747, 512x8
-     * 0.516, 8 groups per CU 0.739. */
+     * 0.516, 8 groups per CU 0.739. With 16-byte chunks and 8-byte status
+     * words (2026-11-22, work-group x items x groups per CU; the single
+     * pass's own work-group size): int32 256x32x6 0.910, 256x32x4 0.912,
+     * 256x16x8 0.884, 128x32x8 0.918, 128x32x12 0.912, 128x16x16 0.876,
+     * 512x16x4 0.888; int64 256x16x6 0.931, 256x16x8 0.931, 128x16x12
+     * 0.955, 256x8x8 0.919, 128x8x16 0.914. Repeated: int32 128x32x8
+     * 0.918-0.928 but float 0.877-0.885 there, against 0.910-0.912 and
+     * 0.910-0.916 at 256x32x6 (rows match sizes, not types: 256x32x6 is the
+     * better pair, and one program serves every scan); int64 128x16x10 /
+     * 12 / 14 0.945 / 0.955-0.959 / 0.954. Cache hints on the 16-byte loads
+     * (ld.global.nc, L2::256B prefetch, L1::no_allocate) changed nothing
+     * beyond run-to-run spread, for the scan and for reduce. */
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
-     {256, 8, 8, 16, 4096, 8, 6, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
+     {256, 8, 8, 16, 4096, 8, 12, 128, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
       "NVIDIA GPU, 8-byte elements", 0}},
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 16, 32, 4096, 8, 6, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, "NVIDIA GPU", 0}},
+     {256, 8, 16, 32, 4096, 8, 6, 256, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N,
+      "NVIDIA GPU", 0}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {0x1002, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 8, 8, 4096, 4, 0, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)", 0}},
+     {256, 8, 8, 8, 4096, 4, 0, 256, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)", 0}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
     {0, NULL, CL_DEVICE_TYPE_CPU, 0,
-     {64, 8, 16, 16, 4096, 4, 0, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)", 0}},
+     {64, 8, 16, 16, 4096, 4, 0, 64, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)", 0}},
     /* anything else */
-    {0, NULL, 0, 0, {128, 8, 8, 8, 4096, 4, 0, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)", 0}},
+    {0, NULL, 0, 0,
+     {128, 8, 8, 8, 4096, 4, 0, 128, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)", 0}},
 };
 
 static clprim__tuning tuning_lookup(const clprim_device_info *dev, size_t elem_size)
@@ -80,6 +93,17 @@ static clprim__tuning tuning_lookup(const clprim_device_info *dev, size_t elem_s
     return rows[sizeof rows / sizeof rows[0] - 1].t;
 }
 
+/* A power of two the device allows, in whole SIMD groups where the device
+ * allows that many work-items. */
+static unsigned clamp_wg(const clprim_device_info *d, unsigned wg)
+{
+    while (wg > 1 && (wg > d->max_work_group_size || (wg & (wg - 1))))
+        wg = wg & (wg - 1) ? wg & (wg - 1) : wg / 2;
+    if (wg < d->simd_width && d->simd_width <= d->max_work_group_size)
+        wg = d->simd_width;
+    return wg;
+}
+
 clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
 {
     clprim__tuning t = tuning_lookup(d, elem_size);
@@ -88,12 +112,14 @@ clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
      * only stalled devices reach) for tests */
     if (getenv("CLPRIM_WG_SIZE"))
         t.wg_size = (unsigned)strtoul(getenv("CLPRIM_WG_SIZE"), NULL, 10);
+    if (getenv("CLPRIM_SP_WG_SIZE"))
+        t.sp_wg_size = (unsigned)strtoul(getenv("CLPRIM_SP_WG_SIZE"), NULL, 10);
     if (getenv("CLPRIM_TILE_ITEMS"))
         t.tile_items = (unsigned)strtoul(getenv("CLPRIM_TILE_ITEMS"), NULL, 10);
     if (getenv("CLPRIM_SP_TILE_ITEMS"))
         t.sp_tile_items = (unsigned)strtoul(getenv("CLPRIM_SP_TILE_ITEMS"), NULL, 10);
-    if (t.wg_size < 1 || t.tile_items < 1 || t.sp_tile_items < 1)
-        t.wg_size = t.tile_items = t.sp_tile_items = 1;
+    if (t.wg_size < 1 || t.sp_wg_size < 1 || t.tile_items < 1 || t.sp_tile_items < 1)
+        t.wg_size = t.sp_wg_size = t.tile_items = t.sp_tile_items = 1;
     if (getenv("CLPRIM_REDUCE_GROUPS_PER_CU"))
         t.reduce_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_REDUCE_GROUPS_PER_CU"), NULL, 10);
     if (getenv("CLPRIM_SP_GROUPS_PER_CU"))
@@ -102,11 +128,7 @@ clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
         t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
     if (t.lookback_spins < 1)
         t.lookback_spins = 1;
-    /* a power of two the device allows */
-    while (t.wg_size > 1 && (t.wg_size > d->max_work_group_size || (t.wg_size & (t.wg_size - 1))))
-        t.wg_size = t.wg_size & (t.wg_size - 1) ? t.wg_size & (t.wg_size - 1) : t.wg_size / 2;
-    /* whole SIMD groups, where the device allows that many work-items */
-    if (t.wg_size < d->simd_width && d->simd_width <= d->max_work_group_size)
-        t.wg_size = d->simd_width;
+    t.wg_size = clamp_wg(d, t.wg_size);
+    t.sp_wg_size = clamp_wg(d, t.sp_wg_size);
     return t;
 }
