@@ -56,7 +56,12 @@ static const tuning_row rows[] = {
      * 12 / 14 0.945 / 0.955-0.959 / 0.954. Cache hints on the 16-byte loads
      * (ld.global.nc, L2::256B prefetch, L1::no_allocate) changed nothing
      * beyond run-to-run spread, for the scan and for reduce; nor did
-     * folding the prefetched tile's aggregate as a tree (float 0.895-0.911). */
+     * folding the prefetched tile's aggregate as a tree (float 0.895-0.911).
+     * More 4-byte shapes (int32 / float): 64x32x16 0.894 / 0.884, 64x32x24
+     * 0.897 / 0.880, 128x32x10 0.926 / 0.890, 128x24x10 0.908 / 0.911,
+     * 256x32x5 0.908 / 0.910, 256x32x7 0.898 / 0.907, against 256x32x6
+     * 0.914 / 0.914 in the same run (more than 32 items would not fit the
+     * prefetch's 128 bytes of registers per work-item). */
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
      {256, 8, 8, 16, 4096, 8, 12, 128, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
       "NVIDIA GPU, 8-byte elements", 0}},
