@@ -78,34 +78,6 @@ REDUCE_KERNEL reduce_convergent(REDUCE_ARGS)
         out[out_off + get_group_id(0)] = partial[0];
 }
 
-/* 16 bytes of T: int4, float4, long2, double2 (a literal, for token pasting);
- * the caller's types load one element at a time */
-#if !CLPRIM_T_BUILTIN
-#define VEC 1
-#elif T_SIZE == 4
-#define VEC 4
-#elif T_SIZE == 8
-#define VEC 2
-#else
-#error "clprim: reduce_fast needs 4- or 8-byte elements"
-#endif
-#if VEC == 1
-#define TV T
-#else
-#define TV CLPRIM_CAT(T, VEC)
-#endif
-
-inline T clprim_fold_vec(TV v)
-{
-#if VEC == 4
-    return OP(OP(v.s0, v.s1), OP(v.s2, v.s3));
-#elif VEC == 2
-    return OP(v.s0, v.s1);
-#else
-    return v;
-#endif
-}
-
 /* With `state` (a zeroed counter, then one slot per work-group) the grid
  * finishes in one launch: each work-group stores its partial, fences and
  * counts itself done; the last one folds the partials in group order (so the

@@ -193,8 +193,8 @@ inline void clprim_tile_scan_end(local T *s, global T *out, ulong base, ulong n,
  * work-groups per SM; H100, int32 at 2^28: 0.61 of copy with 16 per
  * work-item in registers, 0.65 in local memory, 0.69 with 32).
  *
- * It moves in chunks of SP_VEC elements, 16 bytes for built-in types (int4,
- * long2, ...; the caller's types: one element), so that every global and
+ * It moves in chunks of VEC elements (TV, elem.clh: 16 bytes of a built-in
+ * type, one element of the caller's), so that every global and
  * local transfer is one 128-bit access: the scalar version spent about six
  * local and two global instructions per element, and int32 (twice the
  * elements per byte of int64) ran slower than int64. Work-item o's run is
@@ -204,24 +204,14 @@ inline void clprim_tile_scan_end(local T *s, global T *out, ulong base, ulong n,
  * vector accesses when the host says both buffers are 16-byte aligned
  * (SCAN_ALIGNED) and the chunk lies before n; otherwise element by element,
  * padded with the identity. */
-#if CLPRIM_T_BUILTIN && T_SIZE == 4
-#define SP_VEC 4
-#define VT CLPRIM_CAT(T, 4)
-#elif CLPRIM_T_BUILTIN && T_SIZE == 8
-#define SP_VEC 2
-#define VT CLPRIM_CAT(T, 2)
-#else
-#define SP_VEC 1
-#define VT T
-#endif
-#if SP_TILE_ITEMS % SP_VEC
+#if SP_TILE_ITEMS % VEC
 #error "clprim: SP_TILE_ITEMS must be a multiple of the chunk (16 bytes of built-in T)"
 #endif
-#define SP_CHUNKS (SP_TILE_ITEMS / SP_VEC)
+#define SP_CHUNKS (SP_TILE_ITEMS / VEC)
 
 typedef union clprim_chunk {
-    VT v;
-    T a[SP_VEC];
+    TV v;
+    T a[VEC];
 } clprim_chunk;
 
 /* Local slot of chunk c of work-item o's run. */
@@ -236,46 +226,46 @@ inline uint clprim_sp_slot_of(uint g)
     return clprim_sp_slot(g / SP_CHUNKS, g % SP_CHUNKS);
 }
 
-inline VT clprim_sp_fetch_chunk(global const T *in, ulong base, ulong n, uint g, uint flags)
+inline TV clprim_sp_fetch_chunk(global const T *in, ulong base, ulong n, uint g, uint flags)
 {
-    const ulong i = base + (ulong)g * SP_VEC;
+    const ulong i = base + (ulong)g * VEC;
     clprim_chunk c;
-    if ((flags & SCAN_ALIGNED) && i + SP_VEC <= n)
-        return ((global const VT *)in)[i / SP_VEC];
-    for (uint j = 0; j < SP_VEC; ++j)
+    if ((flags & SCAN_ALIGNED) && i + VEC <= n)
+        return ((global const TV *)in)[i / VEC];
+    for (uint j = 0; j < VEC; ++j)
         c.a[j] = clprim_load(in, i + j, n);
     return c.v;
 }
 
-inline void clprim_sp_store_chunk(global T *out, ulong base, ulong n, uint g, VT v, uint flags)
+inline void clprim_sp_store_chunk(global T *out, ulong base, ulong n, uint g, TV v, uint flags)
 {
-    const ulong i = base + (ulong)g * SP_VEC;
+    const ulong i = base + (ulong)g * VEC;
     clprim_chunk c;
-    if ((flags & SCAN_ALIGNED) && i + SP_VEC <= n) {
-        ((global VT *)out)[i / SP_VEC] = v;
+    if ((flags & SCAN_ALIGNED) && i + VEC <= n) {
+        ((global TV *)out)[i / VEC] = v;
         return;
     }
     c.v = v;
-    for (uint j = 0; j < SP_VEC && i + j < n; ++j)
+    for (uint j = 0; j < VEC && i + j < n; ++j)
         out[i + j] = c.a[j];
 }
 
 /* The tile reaches s in two steps so that its loads can be issued early:
  * clprim_tile_fetch into registers (coalesced), clprim_tile_stash into s. */
-inline void clprim_tile_fetch(VT *r, global const T *in, ulong base, ulong n, uint flags)
+inline void clprim_tile_fetch(TV *r, global const T *in, ulong base, ulong n, uint flags)
 {
     for (uint k = 0; k < SP_CHUNKS; ++k)
         r[k] = clprim_sp_fetch_chunk(in, base, n, k * WG_SIZE + get_local_id(0), flags);
 }
 
-inline void clprim_tile_stash(local VT *s, const VT *r)
+inline void clprim_tile_stash(local TV *s, const TV *r)
 {
     for (uint k = 0; k < SP_CHUNKS; ++k)
         s[clprim_sp_slot_of(k * WG_SIZE + get_local_id(0))] = r[k];
 }
 
 /* Both steps at once, for the path without prefetch. */
-inline void clprim_sp_tile_load(local VT *s, global const T *in, ulong base, ulong n, uint flags)
+inline void clprim_sp_tile_load(local TV *s, global const T *in, ulong base, ulong n, uint flags)
 {
     for (uint k = 0; k < SP_CHUNKS; ++k) {
         const uint g = k * WG_SIZE + get_local_id(0);
@@ -287,14 +277,14 @@ inline void clprim_sp_tile_load(local VT *s, global const T *in, ulong base, ulo
 /* First half, once the tile is in s and a barrier passed: leaves each
  * work-item's inclusive run in s and returns its exclusive prefix within
  * the tile (*total: the tile's total). */
-inline T clprim_tile_scan_begin_local(local VT *s, local T *scratch, T *total)
+inline T clprim_tile_scan_begin_local(local TV *s, local T *scratch, T *total)
 {
     const uint o = get_local_id(0);
     T run = IDENTITY;
     for (uint c = 0; c < SP_CHUNKS; ++c) {
         clprim_chunk x;
         x.v = s[clprim_sp_slot(o, c)];
-        for (uint j = 0; j < SP_VEC; ++j)
+        for (uint j = 0; j < VEC; ++j)
             x.a[j] = run = OP(run, x.a[j]);
         s[clprim_sp_slot(o, c)] = x.v;
     }
@@ -303,7 +293,7 @@ inline T clprim_tile_scan_begin_local(local VT *s, local T *scratch, T *total)
 
 /* Second half: combines `prefix` (everything before this work-item's
  * elements) on the left and stores the tile. */
-inline void clprim_tile_scan_end_local(local VT *s, global T *out, ulong base, ulong n, T prefix,
+inline void clprim_tile_scan_end_local(local TV *s, global T *out, ulong base, ulong n, T prefix,
                                        uint flags)
 {
     const uint o = get_local_id(0), exclusive = flags & SCAN_EXCLUSIVE;
@@ -311,7 +301,7 @@ inline void clprim_tile_scan_end_local(local VT *s, global T *out, ulong base, u
     for (uint c = 0; c < SP_CHUNKS; ++c) {
         clprim_chunk x;
         x.v = s[clprim_sp_slot(o, c)];
-        for (uint j = 0; j < SP_VEC; ++j) {
+        for (uint j = 0; j < VEC; ++j) {
             const T inclusive = x.a[j];
             x.a[j] = OP(prefix, exclusive ? left : inclusive);
             left = inclusive;
@@ -360,7 +350,7 @@ SCAN_KERNEL scan_multilevel(SCAN_ARGS)
 SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
                              ulong n, global uchar *state, uint epoch, uint flags)
 {
-    local VT s[WG_SIZE * SP_CHUNKS];
+    local TV s[WG_SIZE * SP_CHUNKS];
     local T scratch[CLPRIM_WG_SCAN_SCRATCH], scratch2[CLPRIM_WG_SCAN_SCRATCH];
     local uint tickets[2];
     local T carry;
@@ -368,7 +358,7 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
     const int one_tile = (flags & SCAN_ONE_TILE) != 0, domino = (flags & SCAN_DOMINO) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
     const uint lid = get_local_id(0);
-    VT r[SP_PREFETCH ? SP_CHUNKS : 1];
+    TV r[SP_PREFETCH ? SP_CHUNKS : 1];
 
     in += in_off;
     out += out_off;
@@ -409,12 +399,8 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
          * next < tiles only when looping, so never for domino, and next >= 1) */
         if (next < tiles) {
             T v = IDENTITY, agg;
-            for (uint k = 0; k < SP_CHUNKS; ++k) {
-                clprim_chunk x;
-                x.v = r[k];
-                for (uint j = 0; j < SP_VEC; ++j)
-                    v = OP(v, x.a[j]);
-            }
+            for (uint k = 0; k < SP_CHUNKS; ++k)
+                v = OP(v, clprim_fold_vec(r[k]));
             clprim_wg_exscan_value(v, scratch2, &agg);
             if (lid == 0)
                 clprim_tile_publish(st, next, epoch, TILE_AGGREGATE, agg);

@@ -50,21 +50,28 @@ static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clpri
     return a;
 }
 
-/* Bytes of single-pass status for `tiles` tiles (layout: cl/common/lookback.clh). */
+/* 64-bit status words per tile (cl/common/lookback.clh): 1 packed (4-byte
+ * built-in types), 2 split (8-byte ones); 0: a state word and value slots. */
+static size_t status_words(const clprim__element *e)
+{
+    return e->builtin ? e->size / 4 : 0;
+}
+
+/* Bytes of single-pass status for `tiles` tiles. */
 static size_t single_pass_state_bytes(size_t tiles, const clprim__element *e)
 {
-    if (e->builtin && (e->size == 4 || e->size == 8))
-        return 16 + tiles * 2 * e->size; /* packed: one word per tile; split: two */
+    if (status_words(e))
+        return 16 + tiles * 8 * status_words(e);
     return ((16 + tiles * 4 + 127) & ~(size_t)127) + 2 * tiles * e->size;
 }
 
-/* Tells the pool where that status lies: packed and split words stay where
- * they are whatever the tile count; value slots move with the tile count and
- * element size. */
+/* Tells the pool where that status lies: status words stay where they are
+ * whatever the tile count; value slots move with the tile count and element
+ * size. */
 static cl_ulong single_pass_layout(size_t tiles, const clprim__element *e)
 {
-    if (e->builtin && (e->size == 4 || e->size == 8))
-        return e->size / 4; /* 1 packed, 2 split */
+    if (status_words(e))
+        return status_words(e);
     return ((cl_ulong)e->size << 40) | tiles;
 }
 
@@ -105,15 +112,14 @@ static size_t local_bytes(const clprim__tuning *t, size_t elem, size_t banks)
     return most * elem;
 }
 
-/* Tuning for this device and element size, clamped to the device's limits
- * and the scan program's local memory. A single pass runs in a program of
+/* The table's tuning t for this device and element size, clamped to the
+ * device's limits and the scan program's local memory. A single pass runs in a program of
  * its own work-group size (the same program where the sizes agree). */
 static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__element *e,
-                                  int single_pass)
+                                  clprim__tuning t, int single_pass)
 {
     const size_t elem = e->size;
     const clprim_device_info *d = &ctx->info;
-    clprim__tuning t = clprim__tuning_for(d, elem);
     if (single_pass)
         t.wg_size = t.sp_wg_size;
     /* leave room for what drivers keep in local memory themselves */
@@ -130,13 +136,14 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__eleme
         else
             break;
     }
+    if (e->builtin) { /* whole 16-byte chunks of built-in elements (cl/scan.cl) */
+        const unsigned chunk = (unsigned)(16 / elem);
+        t.sp_tile_items = t.sp_tile_items < chunk ? chunk : t.sp_tile_items / chunk * chunk;
+    }
     /* The single pass prefetches its next tile into registers (and then
      * loops over tiles on a bounded grid) for built-in elements, whose
      * operators commute, while the tile's share fits in 32 registers; the
      * caller's types scan one tile per work-group. */
-    if (e->builtin) /* whole 16-byte chunks of built-in elements (cl/scan.cl) */
-        t.sp_tile_items = t.sp_tile_items < 16 / elem ? (unsigned)(16 / elem)
-                                                      : t.sp_tile_items / (16 / elem) * (16 / elem);
     t.sp_prefetch = e->builtin && elem * t.sp_tile_items <= 128;
     if (!t.sp_prefetch)
         t.sp_groups_per_cu = 0;
@@ -307,7 +314,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
 
     t = clprim__tuning_for(&ctx->info, e.size);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
-    t = scan_tuning(ctx, &e, is_single_pass(algo));
+    t = scan_tuning(ctx, &e, t, is_single_pass(algo));
     st = clprim__program_get(ctx, "scan.cl", e.defines, &t, &prog);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;

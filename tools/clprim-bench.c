@@ -124,12 +124,21 @@ static int enqueue_copy(bench *b, const void *bytes, cl_event *ev)
            CL_SUCCESS;
 }
 
-/* the read4 kernel, its arguments already set */
+/* copy4 or read4 over `bytes` (a multiple of 16), one float4 per work-item */
+static int enqueue_kernel4(bench *b, cl_kernel kern, size_t bytes, cl_event *ev)
+{
+    cl_ulong count = bytes / 16;
+    size_t global = ((size_t)count + 255) / 256 * 256, local = 256;
+    return clSetKernelArg(kern, 0, sizeof b->in, &b->in) == CL_SUCCESS &&
+           clSetKernelArg(kern, 1, sizeof b->out, &b->out) == CL_SUCCESS &&
+           clSetKernelArg(kern, 2, sizeof count, &count) == CL_SUCCESS &&
+           clEnqueueNDRangeKernel(b->q, kern, 1, NULL, &global, &local, 0, NULL, ev) ==
+               CL_SUCCESS;
+}
+
 static int enqueue_read(bench *b, const void *bytes, cl_event *ev)
 {
-    size_t global = (*(const size_t *)bytes / 16 + 255) / 256 * 256, local = 256;
-    return clEnqueueNDRangeKernel(b->q, b->read4, 1, NULL, &global, &local, 0, NULL, ev) ==
-           CL_SUCCESS;
+    return enqueue_kernel4(b, b->read4, *(const size_t *)bytes, ev);
 }
 
 /* Median device time of clEnqueueCopyBuffer and of the float4 copy kernel,
@@ -139,15 +148,13 @@ static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_
                         double *read_batch_us)
 {
     double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS], rd[MAX_REPS];
-    cl_ulong count = bytes / 16;
-    size_t global = ((size_t)count + 255) / 256 * 256, local = 256;
     int r, nk = 0, nr = 0;
     for (r = -2; r < b->reps; ++r) {
         cl_event ev = NULL;
         double t0;
         clFinish(b->q);
         t0 = now_us();
-        clEnqueueCopyBuffer(b->q, b->in, b->out, 0, 0, bytes, 0, NULL, &ev);
+        enqueue_copy(b, &bytes, &ev);
         clFinish(b->q);
         if (r >= 0) {
             h[r] = now_us() - t0;
@@ -158,11 +165,7 @@ static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_
             cl_kernel kern = which ? b->read4 : b->copy4;
             if (!kern)
                 continue;
-            clSetKernelArg(kern, 0, sizeof b->in, &b->in);
-            clSetKernelArg(kern, 1, sizeof b->out, &b->out);
-            clSetKernelArg(kern, 2, sizeof count, &count);
-            if (clEnqueueNDRangeKernel(b->q, kern, 1, NULL, &global, &local, 0, NULL, &ev) ==
-                CL_SUCCESS) {
+            if (enqueue_kernel4(b, kern, bytes, &ev)) {
                 clWaitForEvents(1, &ev);
                 if (r >= 0 && which)
                     rd[nr++] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
