@@ -91,11 +91,92 @@ static clprim_status add_file(clprim_context *ctx, text *t, const char *name)
     return clprim__fail(ctx, CLPRIM_INTERNAL, "kernel source %s is not embedded", name);
 }
 
-clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_program *out)
+char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry, unsigned regs)
 {
-    /* CLPRIM_BUILD_OPTIONS (development knob) is appended, e.g. NVIDIA's
-     * -cl-nv-maxrregcount=N or -D overrides of kernel defaults */
-    char options[512], path[4096];
+    char head[160], line[32], *out;
+    const char *e, *end = ptx + len, *at;
+    size_t hl, ll;
+
+    if (!ptx || !entry || !regs || strlen(entry) > 120)
+        return NULL;
+    snprintf(head, sizeof head, ".entry %s(", entry);
+    hl = strlen(head);
+    /* the entry's header runs from ".entry name(" to its body's "{" */
+    for (e = ptx; e + hl <= end && memcmp(e, head, hl) != 0; ++e)
+        ;
+    if (e + hl > end)
+        return NULL;
+    for (at = e; at < end && *at != '{'; ++at)
+        if (*at == '.' && (size_t)(end - at) >= 8 && memcmp(at, ".maxnreg", 8) == 0)
+            return NULL; /* bounded already: leave it alone */
+    if (at == end)
+        return NULL;
+    snprintf(line, sizeof line, ".maxnreg %u\n", regs);
+    ll = strlen(line);
+    out = malloc(len + ll + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, ptx, (size_t)(at - ptx));
+    memcpy(out + (at - ptx), line, ll);
+    memcpy(out + (at - ptx) + ll, at, (size_t)(end - at));
+    out[len + ll] = '\0';
+    return out;
+}
+
+/* NVIDIA's OpenCL compiler leaves register allocation to its PTX assembler,
+ * and takes no bound from the source or from -cl-nv-maxrregcount (measured:
+ * H100, driver 580.159, the option changes nothing). Its program binary is
+ * the PTX text, so the bound goes where CUDA's __launch_bounds__ puts it: a
+ * .maxnreg directive in the entry's header, and the program is rebuilt from
+ * that binary. Anything unexpected keeps the program as built. */
+static void bound_registers(clprim_context *ctx, const char *options, const char *entry,
+                            unsigned regs, cl_program *program)
+{
+    size_t len = 0;
+    unsigned char *bin = NULL;
+    char *ptx = NULL;
+    cl_int err = CL_SUCCESS, status = CL_SUCCESS;
+    cl_program p = NULL;
+
+    if (clGetProgramInfo(*program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) !=
+            CL_SUCCESS ||
+        !len || !(bin = malloc(len)) ||
+        clGetProgramInfo(*program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS)
+        goto cleanup;
+    while (len && !bin[len - 1])
+        --len; /* the text's terminating zero, if the driver counts it */
+    ptx = clprim__ptx_bound_registers((const char *)bin, len, entry, regs);
+    if (!ptx)
+        goto cleanup;
+    len = strlen(ptx) + 1;
+    p = clCreateProgramWithBinary(ctx->cl_ctx, 1, &ctx->device, &len,
+                                  (const unsigned char **)&ptx, &status, &err);
+    if (err == CL_SUCCESS && status == CL_SUCCESS)
+        err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS || status != CL_SUCCESS)
+        goto cleanup;
+    clReleaseProgram(*program);
+    *program = p;
+    p = NULL;
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s bounded to %u registers", entry, regs);
+cleanup:
+    if (p || err != CL_SUCCESS || status != CL_SUCCESS)
+        clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s not bounded: the driver rejected the edited PTX (%s)",
+                    entry, clprim_status_string(err != CL_SUCCESS ? err : status));
+    else if (!ptx)
+        clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s not bounded: no PTX entry to edit", entry);
+    if (p)
+        clReleaseProgram(p);
+    free(ptx);
+    free(bin);
+}
+
+clprim_status clprim__build_source(clprim_context *ctx, const char *source, const char *entry,
+                                   unsigned regs, cl_program *out)
+{
+    /* CLPRIM_BUILD_OPTIONS (development knob) is appended: -D overrides of
+     * kernel defaults */
+    char options[512], key_options[700], path[4096];
     const char *extra = getenv("CLPRIM_BUILD_OPTIONS");
     char *key, *log = NULL;
     clprim_status st = CLPRIM_SUCCESS;
@@ -103,8 +184,15 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_p
     cl_program p = NULL;
 
     *out = NULL;
+    if (!ctx->info.has_nv_ptx || !entry)
+        regs = 0;
     snprintf(options, sizeof options, "-cl-std=CL1.2 %s", extra ? extra : "");
-    key = clprim__cache_key(ctx, source, options, path, sizeof path);
+    /* the register bound changes the binary, not the source: part of the key */
+    if (regs)
+        snprintf(key_options, sizeof key_options, "%s [%s .maxnreg %u]", options, entry, regs);
+    else
+        snprintf(key_options, sizeof key_options, "%s", options);
+    key = clprim__cache_key(ctx, source, key_options, path, sizeof path);
     if (key)
         clprim__cache_load(ctx, key, path, options, out);
     if (*out)
@@ -131,6 +219,8 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cl_p
         }
         goto cleanup;
     }
+    if (regs)
+        bound_registers(ctx, options, entry, regs, &p);
     if (key)
         clprim__cache_store(ctx, key, path, p);
     *out = p;
@@ -200,7 +290,10 @@ static clprim_status build_once(clprim_context *ctx, const char *file, const cha
         goto cleanup;
     clprim__log(ctx, CLPRIM_LOG_DEBUG, "building %s (work-group %u) for %s", file, t->wg_size,
                 ctx->info.device_name);
-    st = clprim__build_source(ctx, src.s, &p->program);
+    /* the row's register bound is the single pass's (its other kernels stay
+     * well below it) */
+    st = clprim__build_source(ctx, src.s, strcmp(file, "scan.cl") ? NULL : "scan_single_pass",
+                              t->sp_max_regs, &p->program);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     st = clCreateKernelsInProgram(p->program, MAX_KERNELS, p->kernels, &p->num_kernels);
@@ -238,8 +331,8 @@ clprim_status clprim__program_get(clprim_context *ctx, const char *file, const c
     key = malloc(key_size);
     if (!key)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-    snprintf(key, key_size, "%s|%u|%u|%u|%u|%u|%u|%s|%s", file, t->wg_size, t->coarse_items,
-             t->tile_items, t->sp_tile_items, t->lookback_spins, t->sp_prefetch, getenv("CLPRIM_BUILD_OPTIONS") ? getenv("CLPRIM_BUILD_OPTIONS") : "",
+    snprintf(key, key_size, "%s|%u|%u|%u|%u|%u|%u|%u|%s|%s", file, t->wg_size, t->coarse_items,
+             t->tile_items, t->sp_tile_items, t->lookback_spins, t->sp_prefetch, t->sp_max_regs, getenv("CLPRIM_BUILD_OPTIONS") ? getenv("CLPRIM_BUILD_OPTIONS") : "",
              defines);
     for (p = ctx->programs; p; p = p->next)
         if (strcmp(p->key, key) == 0) {

@@ -108,7 +108,7 @@ clprim_status clprim__probe_simd_width(clprim_context *ctx)
 
     if (ctx->info.simd_width)
         return CLPRIM_SUCCESS;
-    st = clprim__build_source(ctx, probe, &program);
+    st = clprim__build_source(ctx, probe, NULL, 0, &program);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     kernel = clCreateKernel(program, "clprim_probe", &st);

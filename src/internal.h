@@ -56,6 +56,8 @@ typedef struct clprim__tuning {
                                   scanning tiles until none is left (0: one per tile) */
     unsigned sp_wg_size;   /* the single pass's work-group size: its program is built
                               with this as WG_SIZE (the same value: one program) */
+    unsigned sp_max_regs;  /* NVIDIA: registers per work-item the single pass is
+                              bounded to (build.c), 0: the compiler's choice */
     clprim_scan_algorithm scan_auto; /* what AUTO runs */
     size_t single_pass_max_n; /* AUTO's single-pass choice holds up to this n,
                                  MULTILEVEL above (measured crossover) */
@@ -116,10 +118,17 @@ const clprim__tuning *clprim__program_tuning(const clprim__program *prog);
 clprim_status clprim__program_kernel(clprim_context *ctx, clprim__program *prog,
                                      const char *name, cl_kernel *kernel);
 void clprim__program_cache_destroy(clprim__program *first);
-/* Builds a small program directly (no cache, no tuning); used by probes and
- * by clprim-info's checks. On failure the build log is in the last error. */
+/* Builds a program from source, through the disk cache (no tuning: used by
+ * clprim__program_get and the probes). On a device that compiles to PTX and
+ * with regs > 0, kernel `entry` is bounded to regs registers per work-item
+ * (NULL, 0: no bound). On failure the build log is in the last error. */
 clprim_status clprim__build_source(clprim_context *ctx, const char *source,
-                                   cl_program *program);
+                                   const char *entry, unsigned regs, cl_program *program);
+/* The PTX edit behind that bound: a copy of ptx[0..len) with ".maxnreg regs"
+ * in the entry's header (heap), or NULL when there is no such entry, it is
+ * bounded already, or memory is short. */
+char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry,
+                                  unsigned regs);
 
 /* ---- on-disk program cache (disk_cache.c) ---- */
 

@@ -61,24 +61,36 @@ static const tuning_row rows[] = {
      * 0.897 / 0.880, 128x32x10 0.926 / 0.890, 128x24x10 0.908 / 0.911,
      * 256x32x5 0.908 / 0.910, 256x32x7 0.898 / 0.907, against 256x32x6
      * 0.914 / 0.914 in the same run (more than 32 items would not fit the
-     * prefetch's 128 bytes of registers per work-item). */
+     * prefetch's 128 bytes of registers per work-item).
+     * Registers (2026-11-22; Nsight Compute on the driver's PTX, launched
+     * through the CUDA driver API): the compiler gives the 4-byte single
+     * pass 122-127 registers, so only 2 work-groups of 256 fit an SM
+     * whatever sp_groups_per_cu asks (the sweeps above moved nothing but
+     * the grid), and -cl-nv-maxrregcount changes nothing (with 40 nothing
+     * spilled). Bounded in the PTX instead (sp_max_regs, build.c), same
+     * launch, ratio to copy of the kernel alone: none 0.935-0.941, 80
+     * (3 per SM, 20 bytes spilled) 0.961-0.966, 64 (4 per SM) 0.915-0.928,
+     * 48 0.75-0.81, 40 0.51-0.67; through OpenCL, per call / batched, with
+     * 80: int32 0.932-0.939 / 0.959-0.960, float 0.937-0.945 / 0.961-0.962
+     * at 3, 4 or 6 groups per CU. The 8-byte pass needs 80 unbounded (6 of
+     * 128 per SM); bounding it to 72 or 64 measured slower (0.937, 0.93). */
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
-     {256, 8, 8, 16, 4096, 8, 12, 128, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
+     {256, 8, 8, 16, 4096, 8, 12, 128, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
       "NVIDIA GPU, 8-byte elements", 0}},
     {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 16, 32, 4096, 8, 6, 256, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N,
+     {256, 8, 16, 32, 4096, 8, 6, 256, 80, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N,
       "NVIDIA GPU", 0}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {0x1002, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 8, 8, 4096, 4, 0, 256, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)", 0}},
+     {256, 8, 8, 8, 4096, 4, 0, 256, 0, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)", 0}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
     {0, NULL, CL_DEVICE_TYPE_CPU, 0,
-     {64, 8, 16, 16, 4096, 4, 0, 64, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)", 0}},
+     {64, 8, 16, 16, 4096, 4, 0, 64, 0, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)", 0}},
     /* anything else */
     {0, NULL, 0, 0,
-     {128, 8, 8, 8, 4096, 4, 0, 128, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)", 0}},
+     {128, 8, 8, 8, 4096, 4, 0, 128, 0, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)", 0}},
 };
 
 static clprim__tuning tuning_lookup(const clprim_device_info *dev, size_t elem_size)
@@ -130,6 +142,8 @@ clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
         t.reduce_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_REDUCE_GROUPS_PER_CU"), NULL, 10);
     if (getenv("CLPRIM_SP_GROUPS_PER_CU"))
         t.sp_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_SP_GROUPS_PER_CU"), NULL, 10);
+    if (getenv("CLPRIM_SP_MAX_REGS"))
+        t.sp_max_regs = (unsigned)strtoul(getenv("CLPRIM_SP_MAX_REGS"), NULL, 10);
     if (getenv("CLPRIM_LOOKBACK_SPINS"))
         t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
     if (t.lookback_spins < 1)

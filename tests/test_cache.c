@@ -1,7 +1,7 @@
 /* The on-disk program cache: hits across contexts and processes, damaged
  * files and rejected binaries rebuilt and replaced, a driver update missing,
- * the switches, an unwritable folder, and two processes filling one entry at
- * once. Hits and stores are counted from the log callback's messages; every
+ * the switches, an unwritable folder, two processes filling one entry at
+ * once, and the PTX edit that bounds a kernel's registers on NVIDIA. Hits and stores are counted from the log callback's messages; every
  * run also checks a scan's result, so a bad binary cannot pass unnoticed.
  *
  * `test_cache child DIR hit|any` is the second process: one context on DIR,
@@ -310,6 +310,39 @@ static void test_two_processes_fill_one_entry(void **state)
     remove_dir(dir);
 }
 
+/* internal (src/build.c): the PTX edit behind the single pass's register
+ * bound on NVIDIA; checked here on text, since only NVIDIA runs it */
+char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry,
+                                  unsigned regs);
+
+static void test_ptx_register_bound(void **state)
+{
+    static const char ptx[] =
+        ".version 9.0\n.target sm_90\n"
+        ".entry scan_single_pass_x(\n\t.param .u64 a\n)\n.reqntid 256, 1, 1\n{\n\tret;\n}\n"
+        ".entry scan_single_pass(\n\t.param .u64 a\n)\n.reqntid 256, 1, 1\n{\n\tret;\n}\n";
+    const char *want_head = ".entry scan_single_pass(\n\t.param .u64 a\n)\n.reqntid 256, 1, 1\n"
+                            ".maxnreg 80\n{\n";
+    char *out, *again;
+    (void)state;
+    out = clprim__ptx_bound_registers(ptx, sizeof ptx - 1, "scan_single_pass", 80);
+    assert_non_null(out);
+    assert_int_equal(strlen(out), sizeof ptx - 1 + strlen(".maxnreg 80\n"));
+    /* the other entry, whose name only starts the same, is left alone */
+    assert_memory_equal(out, ptx, (size_t)(strstr(ptx, ".entry scan_single_pass(") - ptx));
+    assert_non_null(strstr(out, want_head));
+    assert_null(strstr(strstr(out, ".entry scan_single_pass_x("), ".maxnreg 80\n{\n\tret;\n}\n.entry"));
+    /* bounded already, missing, or nothing asked: no copy */
+    again = clprim__ptx_bound_registers(out, strlen(out), "scan_single_pass", 64);
+    assert_null(again);
+    assert_null(clprim__ptx_bound_registers(ptx, sizeof ptx - 1, "reduce_fast", 80));
+    assert_null(clprim__ptx_bound_registers(ptx, sizeof ptx - 1, "scan_single_pass", 0));
+    /* cut before the entry's body: no header end to put it in */
+    assert_null(clprim__ptx_bound_registers(ptx, (size_t)(strrchr(ptx, '{') - ptx),
+                                            "scan_single_pass", 80));
+    free(out);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +353,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_switched_off),
         cmocka_unit_test(test_unwritable_folder),
         cmocka_unit_test(test_two_processes_fill_one_entry),
+        cmocka_unit_test(test_ptx_register_bound),
     };
     self = argv[0];
     if (argc == 4 && strcmp(argv[1], "child") == 0) {

@@ -12,16 +12,19 @@
  *
  * Device: CLPRIM_DEVICE (substring of platform or device name), else the first GPU.
  * Per (algorithm, n): 2 warm-up calls, then R timed calls on fresh output;
- * medians of (a) device time from a marker enqueued just before the call to
- * the end of its last command (profiling events) and (b) host wall-clock of
- * one call plus clFinish. Every result is verified against a host loop.
+ * medians of (a) device time from the first start to the last end of the
+ * call's commands and (b) host wall-clock of one call plus clFinish. Every
+ * result is verified against a host loop. For (a) a marker stands for the
+ * call's first start: it is enqueued behind `gate`, a one-work-item busy
+ * loop of about 0.1 ms on a GPU, so that it completes only when the call's
+ * commands are already queued behind it (on an idle queue it would complete
+ * at once, and the span would also count the host's enqueue work, which (b)
+ * measures). Gaps between the marker and the call's first command, and
+ * between its commands, count; the copy and read ceilings are timed from
+ * their own start.
  * Batched (--batch K, default 8; 0: off): K calls back to back after a
  * marker, device time from the marker to the last call's end over K, and
- * the copy and read ceilings measured the same way (K commands). NVIDIA's
- * queue leaves some microseconds between a marker and the next command,
- * which (a) charges to the call but not to the ceilings, each timed from its
- * own start; batching spreads that gap over K calls on both sides, and gaps
- * between the commands of one call still count.
+ * the copy and read ceilings measured the same way (K commands).
  * GB/s counts bytes read plus written (2 n sizeof(T)), like the copy column;
  * host/cp is the call's host wall-clock over that of one clEnqueueCopyBuffer
  * of the same bytes (what small n costs, launches included).
@@ -79,13 +82,17 @@ static const char copy4_src[] =
      * but the compiler cannot know, so the loads stay */
     "kernel void read4(global const float4 *in, global float4 *out, ulong count)\n"
     "{ ulong i = get_global_id(0); if (i < count) { float4 v = in[i];\n"
-    "  if (v.x == 1234.5f && v.y == -4321.5f) out[0] = v; } }\n";
+    "  if (v.x == 1234.5f && v.y == -4321.5f) out[0] = v; } }\n"
+    /* a chain of dependent multiply-adds that the compiler must keep */
+    "kernel void gate(global uint *sink, uint iters)\n"
+    "{ uint x = get_global_id(0) + 7u; for (uint i = 0; i < iters; ++i) x = x * 1664525u + 1013904223u;\n"
+    "  sink[0] = x; }\n";
 
 typedef struct bench {
     clprim_context *ctx;
     cl_command_queue q;
-    cl_mem in, out;
-    cl_kernel copy4, read4;
+    cl_mem in, out, sink;
+    cl_kernel copy4, read4, gate;
     int reps, batch;
 } bench;
 
@@ -134,6 +141,17 @@ static int enqueue_kernel4(bench *b, cl_kernel kern, size_t bytes, cl_event *ev)
            clSetKernelArg(kern, 2, sizeof count, &count) == CL_SUCCESS &&
            clEnqueueNDRangeKernel(b->q, kern, 1, NULL, &global, &local, 0, NULL, ev) ==
                CL_SUCCESS;
+}
+
+/* About 0.1 ms of one work-item's dependent arithmetic on a GPU (no memory
+ * traffic), longer than the host needs to enqueue a call. */
+static void enqueue_gate(bench *b)
+{
+    const cl_uint iters = 40000;
+    size_t one = 1;
+    if (b->gate && clSetKernelArg(b->gate, 0, sizeof b->sink, &b->sink) == CL_SUCCESS &&
+        clSetKernelArg(b->gate, 1, sizeof iters, &iters) == CL_SUCCESS)
+        clEnqueueNDRangeKernel(b->q, b->gate, 1, NULL, &one, &one, 0, NULL, NULL);
 }
 
 static int enqueue_read(bench *b, const void *bytes, cl_event *ev)
@@ -328,10 +346,11 @@ int main(int argc, char **argv)
     elem = clprim_type_size(type);
     b.in = clCreateBuffer(clprim_context_cl_context(b.ctx), CL_MEM_READ_WRITE, max_n * elem, NULL, &err);
     b.out = clCreateBuffer(clprim_context_cl_context(b.ctx), CL_MEM_READ_WRITE, max_n * elem, NULL, &err);
+    b.sink = clCreateBuffer(clprim_context_cl_context(b.ctx), CL_MEM_READ_WRITE, 16, NULL, &err);
     host_in = malloc(max_n * elem);
     want = malloc(max_n * elem);
     got = malloc(max_n * elem);
-    if (!b.in || !b.out || !host_in || !want || !got) {
+    if (!b.in || !b.out || !b.sink || !host_in || !want || !got) {
         fprintf(stderr, "clprim-bench: cannot allocate %zu elements\n", max_n);
         return 1;
     }
@@ -342,6 +361,7 @@ int main(int argc, char **argv)
         if (err == CL_SUCCESS && clBuildProgram(p, 1, &dev, "", NULL, NULL) == CL_SUCCESS) {
             b.copy4 = clCreateKernel(p, "copy4", &err);
             b.read4 = clCreateKernel(p, "read4", &err);
+            b.gate = clCreateKernel(p, "gate", &err);
         }
         if (p)
             clReleaseProgram(p);
@@ -398,11 +418,12 @@ int main(int argc, char **argv)
             size_t bad;
             if (strcmp(algos, "all") && !strstr(algos, name))
                 continue;
-            /* device time: from a marker just before the call to its end;
+            /* device time: from a marker behind the gate to the call's end;
              * host time: the call alone plus clFinish, as for the copy */
             for (r = -2; r < b.reps && ok; ++r) {
                 cl_event mark = NULL, ev = NULL;
                 clFinish(b.q);
+                enqueue_gate(&b);
                 clEnqueueMarkerWithWaitList(b.q, 0, NULL, &mark);
                 ok = enqueue_call(&b, &one, &ev);
                 clFinish(b.q);
@@ -469,6 +490,9 @@ int main(int argc, char **argv)
         clReleaseKernel(b.copy4);
     if (b.read4)
         clReleaseKernel(b.read4);
+    if (b.gate)
+        clReleaseKernel(b.gate);
+    clReleaseMemObject(b.sink);
     clReleaseMemObject(b.in);
     clReleaseMemObject(b.out);
     free(host_in);
