@@ -20,8 +20,8 @@
  * commands are already queued behind it (on an idle queue it would complete
  * at once, and the span would also count the host's enqueue work, which (b)
  * measures). Gaps between the marker and the call's first command, and
- * between its commands, count; the copy and read ceilings are timed from
- * their own start.
+ * between its commands, count. The copy and read ceilings are timed the
+ * same way, each command behind its own gate and marker.
  * Batched (--batch K, default 8; 0: off): K calls back to back after a
  * marker, device time from the marker to the last call's end over K, and
  * the copy and read ceilings measured the same way (K commands).
@@ -154,51 +154,66 @@ static void enqueue_gate(bench *b)
         clEnqueueNDRangeKernel(b->q, b->gate, 1, NULL, &one, &one, 0, NULL, NULL);
 }
 
+/* Device time of one run of fn (one command or one library call): from a
+ * marker queued behind the gate to fn's last end; *ok = 0 if fn fails. */
+static double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
+{
+    cl_event mark = NULL, ev = NULL;
+    double t = NAN;
+    clFinish(b->q);
+    enqueue_gate(b);
+    clEnqueueMarkerWithWaitList(b->q, 0, NULL, &mark);
+    *ok = fn(b, arg, &ev) && ev;
+    if (*ok) {
+        clFinish(b->q);
+        t = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
+    }
+    clFinish(b->q);
+    clReleaseEvent(mark);
+    if (ev)
+        clReleaseEvent(ev);
+    return t;
+}
+
 static int enqueue_read(bench *b, const void *bytes, cl_event *ev)
 {
     return enqueue_kernel4(b, b->read4, *(const size_t *)bytes, ev);
 }
 
-/* Median device time of clEnqueueCopyBuffer and of the float4 copy kernel,
- * and host wall-clock of one clEnqueueCopyBuffer plus clFinish. */
+static int enqueue_copy4(bench *b, const void *bytes, cl_event *ev)
+{
+    return enqueue_kernel4(b, b->copy4, *(const size_t *)bytes, ev);
+}
+
+/* Median device time (gated, as for the calls) of clEnqueueCopyBuffer, the
+ * float4 copy kernel and the read kernel, batched times of the copy and the
+ * read, and host wall-clock of one clEnqueueCopyBuffer plus clFinish. */
 static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
                         double *copy_host_us, double *read_us, double *copy_batch_us,
                         double *read_batch_us)
 {
     double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS], rd[MAX_REPS];
-    int r, nk = 0, nr = 0;
+    const int kernels = bytes % 16 == 0 && b->copy4 && b->read4;
+    int r, ok;
     for (r = -2; r < b->reps; ++r) {
-        cl_event ev = NULL;
         double t0;
         clFinish(b->q);
         t0 = now_us();
-        enqueue_copy(b, &bytes, &ev);
+        enqueue_copy(b, &bytes, NULL);
         clFinish(b->q);
-        if (r >= 0) {
-            h[r] = now_us() - t0;
-            t[r] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
-        }
-        clReleaseEvent(ev);
-        for (int which = 0; which < 2 && bytes % 16 == 0; ++which) {
-            cl_kernel kern = which ? b->read4 : b->copy4;
-            if (!kern)
-                continue;
-            if (enqueue_kernel4(b, kern, bytes, &ev)) {
-                clWaitForEvents(1, &ev);
-                if (r >= 0 && which)
-                    rd[nr++] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
-                else if (r >= 0)
-                    k[nk++] = event_span_us(ev, ev, CL_PROFILING_COMMAND_START);
-                clReleaseEvent(ev);
-            }
-        }
+        if (r < 0)
+            continue;
+        h[r] = now_us() - t0;
+        t[r] = gated_us(b, enqueue_copy, &bytes, &ok);
+        k[r] = kernels ? gated_us(b, enqueue_copy4, &bytes, &ok) : NAN;
+        rd[r] = kernels ? gated_us(b, enqueue_read, &bytes, &ok) : NAN;
     }
     *copy_us = median(t, b->reps);
     *copy_host_us = median(h, b->reps);
-    *kernel_us = nk ? median(k, nk) : NAN;
-    *read_us = nr ? median(rd, nr) : NAN;
+    *kernel_us = kernels ? median(k, b->reps) : NAN;
+    *read_us = kernels ? median(rd, b->reps) : NAN;
     *copy_batch_us = batch_us(b, enqueue_copy, &bytes);
-    *read_batch_us = nr ? batch_us(b, enqueue_read, &bytes) : NAN;
+    *read_batch_us = kernels ? batch_us(b, enqueue_read, &bytes) : NAN;
 }
 
 /* One library call, for batch_us. */
@@ -418,20 +433,12 @@ int main(int argc, char **argv)
             size_t bad;
             if (strcmp(algos, "all") && !strstr(algos, name))
                 continue;
-            /* device time: from a marker behind the gate to the call's end;
-             * host time: the call alone plus clFinish, as for the copy */
+            /* device time: gated, as for the copy; host time: the call
+             * alone plus clFinish, as for the copy */
             for (r = -2; r < b.reps && ok; ++r) {
-                cl_event mark = NULL, ev = NULL;
-                clFinish(b.q);
-                enqueue_gate(&b);
-                clEnqueueMarkerWithWaitList(b.q, 0, NULL, &mark);
-                ok = enqueue_call(&b, &one, &ev);
-                clFinish(b.q);
-                if (r >= 0 && ok)
-                    dev[r] = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
-                clReleaseEvent(mark);
-                if (ev)
-                    clReleaseEvent(ev);
+                const double t = gated_us(&b, enqueue_call, &one, &ok);
+                if (r >= 0)
+                    dev[r] = t;
             }
             for (r = 0; r < b.reps && ok; ++r) {
                 t0 = now_us();

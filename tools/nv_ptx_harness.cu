@@ -1,0 +1,237 @@
+// nv_ptx_harness: runs the PTX that NVIDIA's OpenCL compiler made of clprim's
+// kernels through the CUDA driver API, so that CUDA's tools can see it (Nsight
+// Compute takes no OpenCL), and times CUB and the copy / read ceilings with
+// CUDA events in the same process. A development tool for NVIDIA machines with
+// the CUDA toolkit; not part of the library or its build.
+//
+//   nvcc -O2 -arch=sm_90 -o nv_ptx_harness tools/nv_ptx_harness.cu -lcuda
+//   nv_ptx_harness scan   FILE ELEM GROUPS [N]   scan_single_pass, inclusive sum
+//   nv_ptx_harness reduce FILE ELEM GROUPS [N]   reduce_fast, sum
+//   nv_ptx_harness cub    -    ELEM 0      [N]   CUB DeviceScan / DeviceReduce
+//
+// FILE: a clprim disk-cache entry (CLPRIM_CACHE_DIR; on NVIDIA it holds the
+// PTX) or plain PTX. ELEM: 4 or 8 bytes; FLOAT=1 fills floats (the sum is not
+// checked then). GROUPS: work-groups launched; the work-group size comes from
+// the entry's .reqntid. N defaults to 2^28. PROFILE=1: four launches and no
+// timing, for `ncu -k regex:NAME --launch-skip 2 --launch-count 1`.
+// The driver gives OpenCL kernels their work-group offset, global offset and
+// group count in %envreg0, 3 and 6, which a CUDA launch leaves 0: they are
+// rewritten to 0, 0 and %nctaid.x on load. Scan arguments: in, in_off, out,
+// out_off, n, state, epoch, flags (SCAN_ALIGNED); reduce: in, in_off, n,
+// out, out_off, state (cl/scan.cl, cl/reduce.cl).
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <regex>
+#include <string>
+#include <vector>
+
+#define CHECK(x)                                                                   \
+    do {                                                                           \
+        long e_ = (long)(x);                                                       \
+        if (e_) {                                                                  \
+            fprintf(stderr, "%s:%d: %s failed (%ld)\n", __FILE__, __LINE__, #x, e_); \
+            exit(1);                                                               \
+        }                                                                          \
+    } while (0)
+
+__global__ void copy4(const float4 *in, float4 *out, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i];
+}
+
+// the same read-only kernel as clprim-bench's read4
+__global__ void read4(const float4 *in, float4 *out, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) {
+        float4 v = in[i];
+        if (v.x == 1234.5f && v.y == -4321.5f)
+            out[0] = v;
+    }
+}
+
+static std::string read_ptx(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    std::string s;
+    char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+        s.append(buf, k);
+    fclose(f);
+    size_t at = s.find("//\n// Generated"); // a cache entry: the PTX after its header
+    if (at != std::string::npos)
+        s = s.substr(at, s.find('\0', at) - at);
+    s = std::regex_replace(s, std::regex("mov\\.b32\\s+(%r\\d+), %envreg6;"), "mov.u32 $1, %nctaid.x;");
+    return std::regex_replace(s, std::regex("mov\\.b32\\s+(%r\\d+), %envreg[03];"), "mov.u32 $1, 0;");
+}
+
+// median of 15 event-timed runs after 2 warm-ups, microseconds
+template <class F> static double median_us(F f)
+{
+    cudaEvent_t a, b;
+    std::vector<float> t;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    f();
+    f();
+    for (int r = 0; r < 15; ++r) {
+        float ms;
+        cudaEventRecord(a);
+        f();
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        cudaEventElapsedTime(&ms, a, b);
+        t.push_back(ms * 1000);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+template <class T> static void cub_figures(void *in, void *out, int n, double copy, double read)
+{
+    void *tmp = nullptr;
+    size_t scan_bytes = 0, reduce_bytes = 0;
+    cub::DeviceScan::InclusiveSum(tmp, scan_bytes, (T *)in, (T *)out, n);
+    cub::DeviceReduce::Sum(tmp, reduce_bytes, (T *)in, (T *)out, n);
+    CHECK(cudaMalloc(&tmp, std::max(scan_bytes, reduce_bytes)));
+    double s = median_us([&] { cub::DeviceScan::InclusiveSum(tmp, scan_bytes, (T *)in, (T *)out, n); });
+    double r = median_us([&] { cub::DeviceReduce::Sum(tmp, reduce_bytes, (T *)in, (T *)out, n); });
+    printf("CUB scan %.1f us, %.3f of copy; reduce %.1f us, %.3f of read\n", s, copy / s, r, read / r);
+    cudaFree(tmp);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 5) {
+        fprintf(stderr, "usage: see the comment at the top of tools/nv_ptx_harness.cu\n");
+        return 2;
+    }
+    const std::string mode = argv[1];
+    const size_t elem = strtoul(argv[3], nullptr, 10);
+    const unsigned groups = (unsigned)strtoul(argv[4], nullptr, 10);
+    const size_t n = argc > 5 ? strtoull(argv[5], nullptr, 0) : (size_t)1 << 28, bytes = n * elem;
+    const bool floats = getenv("FLOAT") != nullptr, profile = getenv("PROFILE") != nullptr;
+    if ((elem != 4 && elem != 8) || (floats && elem != 4)) {
+        fprintf(stderr, "ELEM must be 4 or 8 (4 with FLOAT)\n");
+        return 2;
+    }
+    CHECK(cuInit(0));
+    CHECK(cudaFree(0));
+    void *in, *out, *state;
+    CHECK(cudaMalloc(&in, bytes));
+    CHECK(cudaMalloc(&out, bytes));
+    CHECK(cudaMalloc(&state, 64 << 20));
+    CHECK(cudaMemset(state, 0, 64 << 20));
+    std::vector<unsigned> h(bytes / 4);
+    unsigned x = 12345;
+    for (size_t i = 0; i < h.size(); ++i) {
+        x = x * 1664525u + 1013904223u;
+        h[i] = x >> 24;
+        if (floats) {
+            float f = (float)(h[i] % 100) / 50.f;
+            memcpy(&h[i], &f, 4);
+        } else if (elem == 8 && i % 2) {
+            h[i] = 0; // small 64-bit values
+        }
+    }
+    CHECK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
+
+    const size_t n4 = bytes / 16;
+    const unsigned blocks4 = (unsigned)((n4 + 255) / 256);
+    double copy = median_us([&] { cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice); });
+    double kcopy = median_us([&] { copy4<<<blocks4, 256>>>((float4 *)in, (float4 *)out, n4); });
+    double read = median_us([&] { read4<<<blocks4, 256>>>((float4 *)in, (float4 *)out, n4); });
+    printf("memcpy %.1f us (%.0f GB/s), copy4 %.1f us, read4 %.1f us (%.0f GB/s)\n", copy,
+           2 * bytes / copy / 1e3, kcopy, read, bytes / read / 1e3);
+    if (mode == "cub") {
+        if (floats)
+            cub_figures<float>(in, out, (int)n, copy, read);
+        else if (elem == 4)
+            cub_figures<int>(in, out, (int)n, copy, read);
+        else
+            cub_figures<long long>(in, out, (int)n, copy, read);
+        return 0;
+    }
+    if (mode != "scan" && mode != "reduce") {
+        fprintf(stderr, "unknown mode %s\n", mode.c_str());
+        return 2;
+    }
+    const std::string ptx = read_ptx(argv[2]);
+    const char *name = mode == "scan" ? "scan_single_pass" : "reduce_fast";
+    size_t entry = ptx.find(std::string(".entry ") + name + "(");
+    size_t reqntid = ptx.find(".reqntid ", entry);
+    if (entry == std::string::npos || reqntid == std::string::npos) {
+        fprintf(stderr, "%s: no %s with .reqntid\n", argv[2], name);
+        return 1;
+    }
+    const unsigned wg = (unsigned)strtoul(ptx.c_str() + reqntid + 9, nullptr, 10);
+    CUmodule mod;
+    CUfunction fn;
+    char log[8192] = "";
+    CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *val[] = {log, (void *)(size_t)sizeof log};
+    if (cuModuleLoadDataEx(&mod, ptx.c_str(), 2, opt, val) != CUDA_SUCCESS) {
+        fprintf(stderr, "the driver rejected the PTX: %s\n", log);
+        return 1;
+    }
+    CHECK(cuModuleGetFunction(&fn, mod, name));
+    int regs = 0, per_sm = 0;
+    cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+    cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)wg, 0);
+    printf("%s: %u work-items, %d registers, %d work-groups per SM, %u launched\n", name, wg,
+           regs, per_sm, groups);
+
+    CUdeviceptr pin = (CUdeviceptr)in, pout = (CUdeviceptr)out, pstate = (CUdeviceptr)state;
+    unsigned long long zero = 0, count = n;
+    unsigned epoch = 0, flags = 64; // SCAN_ALIGNED
+    void *scan_args[] = {&pin, &zero, &pout, &zero, &count, &pstate, &epoch, &flags};
+    void *reduce_args[] = {&pin, &zero, &count, &pout, &zero, &pstate};
+    auto launch = [&] {
+        ++epoch; // each scan call runs in a new epoch, as src/scan.c does
+        CHECK(cuLaunchKernel(fn, groups, 1, 1, wg, 1, 1, 0, 0,
+                             mode == "scan" ? scan_args : reduce_args, 0));
+    };
+    if (profile) {
+        for (int i = 0; i < 4; ++i)
+            launch();
+        CHECK(cudaDeviceSynchronize());
+        return 0;
+    }
+    const double t = median_us(launch);
+    CHECK(cudaDeviceSynchronize());
+    if (mode == "reduce") {
+        printf("reduce_fast %.1f us, %.3f of read\n", t, read / t);
+        return 0;
+    }
+    std::vector<unsigned> got(bytes / 4);
+    CHECK(cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    if (!floats && elem == 4) {
+        unsigned acc = 0;
+        for (size_t i = 0; i < n; ++i)
+            bad += got[i] != (acc += h[i]);
+    } else if (elem == 8) {
+        unsigned long long acc = 0, v, g;
+        for (size_t i = 0; i < n; ++i) {
+            memcpy(&v, &h[2 * i], 8);
+            memcpy(&g, &got[2 * i], 8);
+            bad += g != (acc += v);
+        }
+    }
+    printf("scan_single_pass %.1f us, %.3f of memcpy, %.3f of copy4; %s\n", t, copy / t,
+           kcopy / t, floats ? "not checked (float)" : bad ? "WRONG" : "checked");
+    return bad ? 1 : 0;
+}
