@@ -66,8 +66,8 @@ static const tuning_row rows[] = {
      * through the CUDA driver API): the compiler gives the 4-byte single
      * pass 122-127 registers, so only 2 work-groups of 256 fit an SM
      * whatever sp_groups_per_cu asks (the sweeps above moved nothing but
-     * the grid), and -cl-nv-maxrregcount changes nothing (with 40 nothing
-     * spilled). Bounded in the PTX instead (sp_max_regs, build.c), same
+     * the grid), and -cl-nv-maxrregcount changes nothing (40, 48, 56, 64:
+     * 0.901-0.919 per call, as without). Bounded in the PTX instead (sp_max_regs, build.c), same
      * launch, ratio to copy of the kernel alone: none 0.935-0.941, 80
      * (3 per SM, 20 bytes spilled) 0.961-0.966, 64 (4 per SM) 0.915-0.928,
      * 48 0.75-0.81, 40 0.51-0.67; through OpenCL, per call / batched, with

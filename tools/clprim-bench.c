@@ -164,11 +164,9 @@ static double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
     enqueue_gate(b);
     clEnqueueMarkerWithWaitList(b->q, 0, NULL, &mark);
     *ok = fn(b, arg, &ev) && ev;
-    if (*ok) {
-        clFinish(b->q);
-        t = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
-    }
     clFinish(b->q);
+    if (*ok)
+        t = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
     clReleaseEvent(mark);
     if (ev)
         clReleaseEvent(ev);
@@ -195,18 +193,22 @@ static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_
     double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS], rd[MAX_REPS];
     const int kernels = bytes % 16 == 0 && b->copy4 && b->read4;
     int r, ok;
-    for (r = -2; r < b->reps; ++r) {
-        double t0;
+    for (r = -2; r < b->reps; ++r) { /* the first two warm up */
+        double t0, tc, tk, tr;
         clFinish(b->q);
         t0 = now_us();
         enqueue_copy(b, &bytes, NULL);
         clFinish(b->q);
-        if (r < 0)
-            continue;
-        h[r] = now_us() - t0;
-        t[r] = gated_us(b, enqueue_copy, &bytes, &ok);
-        k[r] = kernels ? gated_us(b, enqueue_copy4, &bytes, &ok) : NAN;
-        rd[r] = kernels ? gated_us(b, enqueue_read, &bytes, &ok) : NAN;
+        t0 = now_us() - t0;
+        tc = gated_us(b, enqueue_copy, &bytes, &ok);
+        tk = kernels ? gated_us(b, enqueue_copy4, &bytes, &ok) : NAN;
+        tr = kernels ? gated_us(b, enqueue_read, &bytes, &ok) : NAN;
+        if (r >= 0) {
+            h[r] = t0;
+            t[r] = tc;
+            k[r] = tk;
+            rd[r] = tr;
+        }
     }
     *copy_us = median(t, b->reps);
     *copy_host_us = median(h, b->reps);
