@@ -123,6 +123,24 @@ char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry
     return out;
 }
 
+cl_int clprim__build_binary(clprim_context *ctx, const unsigned char *bin, size_t len,
+                            const char *options, cl_program *out)
+{
+    cl_int err, status = CL_SUCCESS;
+    cl_program p = clCreateProgramWithBinary(ctx->cl_ctx, 1, &ctx->device, &len, &bin, &status,
+                                             &err);
+    if (err == CL_SUCCESS)
+        err = status;
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS && p) {
+        clReleaseProgram(p);
+        p = NULL;
+    }
+    *out = p;
+    return err;
+}
+
 /* NVIDIA's OpenCL compiler leaves register allocation to its PTX assembler,
  * and takes no bound from the source or from -cl-nv-maxrregcount (measured:
  * H100, driver 580.159, the option changes nothing). Its program binary is
@@ -135,8 +153,8 @@ static void bound_registers(clprim_context *ctx, const char *options, const char
     size_t len = 0;
     unsigned char *bin = NULL;
     char *ptx = NULL;
-    cl_int err = CL_SUCCESS, status = CL_SUCCESS;
-    cl_program p = NULL;
+    cl_int err;
+    cl_program p;
 
     if (clGetProgramInfo(*program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) !=
             CL_SUCCESS ||
@@ -148,25 +166,18 @@ static void bound_registers(clprim_context *ctx, const char *options, const char
     ptx = clprim__ptx_bound_registers((const char *)bin, len, entry, regs);
     if (!ptx)
         goto cleanup;
-    len = strlen(ptx) + 1;
-    p = clCreateProgramWithBinary(ctx->cl_ctx, 1, &ctx->device, &len,
-                                  (const unsigned char **)&ptx, &status, &err);
-    if (err == CL_SUCCESS && status == CL_SUCCESS)
-        err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
-    if (err != CL_SUCCESS || status != CL_SUCCESS)
+    err = clprim__build_binary(ctx, (const unsigned char *)ptx, strlen(ptx) + 1, options, &p);
+    if (err != CL_SUCCESS) {
+        clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s not bounded: the driver rejected the edited PTX (%s)",
+                    entry, clprim_status_string(err));
         goto cleanup;
+    }
     clReleaseProgram(*program);
     *program = p;
-    p = NULL;
     clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s bounded to %u registers", entry, regs);
 cleanup:
-    if (p || err != CL_SUCCESS || status != CL_SUCCESS)
-        clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s not bounded: the driver rejected the edited PTX (%s)",
-                    entry, clprim_status_string(err != CL_SUCCESS ? err : status));
-    else if (!ptx)
+    if (!ptx)
         clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s not bounded: no PTX entry to edit", entry);
-    if (p)
-        clReleaseProgram(p);
     free(ptx);
     free(bin);
 }

@@ -170,27 +170,19 @@ void clprim__cache_load(clprim_context *ctx, const char *key, const char *path,
 {
     unsigned char *bin;
     size_t bin_len = 0;
-    cl_int err, status = CL_SUCCESS;
-    cl_program p = NULL;
+    cl_int err;
 
     *out = NULL;
     bin = read_entry(ctx, path, key, &bin_len);
     if (!bin)
         return;
-    p = clCreateProgramWithBinary(ctx->cl_ctx, 1, &ctx->device, &bin_len,
-                                  (const unsigned char **)&bin, &status, &err);
-    if (err == CL_SUCCESS && status == CL_SUCCESS)
-        err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
-    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+    err = clprim__build_binary(ctx, bin, bin_len, options, out);
+    if (err != CL_SUCCESS)
         clprim__log(ctx, CLPRIM_LOG_WARNING,
                     "disk cache: the driver rejected the binary in %s (%s); rebuilding", path,
-                    clprim_status_string(err != CL_SUCCESS ? err : status));
-        if (p)
-            clReleaseProgram(p);
-    } else {
+                    clprim_status_string(err));
+    else
         clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: hit %s", path);
-        *out = p;
-    }
     free(bin);
 }
 

@@ -124,6 +124,10 @@ void clprim__program_cache_destroy(clprim__program *first);
  * (NULL, 0: no bound). On failure the build log is in the last error. */
 clprim_status clprim__build_source(clprim_context *ctx, const char *source,
                                    const char *entry, unsigned regs, cl_program *program);
+/* Lock held. A program built from a binary of the context's device (*out,
+ * or NULL with the driver's error returned). */
+cl_int clprim__build_binary(clprim_context *ctx, const unsigned char *bin, size_t len,
+                            const char *options, cl_program *out);
 /* The PTX edit behind that bound: a copy of ptx[0..len) with ".maxnreg regs"
  * in the entry's header (heap), or NULL when there is no such entry, it is
  * bounded already, or memory is short. */

@@ -99,32 +99,6 @@ typedef struct bench {
 /* One command (or one library call) of a batch; *ev: its last command. */
 typedef int (*enqueue_fn)(bench *b, const void *arg, cl_event *ev);
 
-/* Median over reps of (marker end .. end of the last of b->batch calls of
- * fn) / b->batch; NAN when batching is off or a call fails. */
-static double batch_us(bench *b, enqueue_fn fn, const void *arg)
-{
-    double t[MAX_REPS];
-    int r, k, ok = b->batch > 0;
-    for (r = -1; r < b->reps && ok; ++r) {
-        cl_event mark = NULL, ev = NULL;
-        clFinish(b->q);
-        clEnqueueMarkerWithWaitList(b->q, 0, NULL, &mark);
-        for (k = 0; k < b->batch && ok; ++k) {
-            if (ev)
-                clReleaseEvent(ev);
-            ev = NULL;
-            ok = fn(b, arg, &ev) && ev;
-        }
-        clFinish(b->q);
-        if (r >= 0 && ok)
-            t[r] = event_span_us(mark, ev, CL_PROFILING_COMMAND_END) / b->batch;
-        clReleaseEvent(mark);
-        if (ev)
-            clReleaseEvent(ev);
-    }
-    return ok ? median(t, b->reps) : NAN;
-}
-
 static int enqueue_copy(bench *b, const void *bytes, cl_event *ev)
 {
     return clEnqueueCopyBuffer(b->q, b->in, b->out, 0, 0, *(const size_t *)bytes, 0, NULL, ev) ==
@@ -154,23 +128,53 @@ static void enqueue_gate(bench *b)
         clEnqueueNDRangeKernel(b->q, b->gate, 1, NULL, &one, &one, 0, NULL, NULL);
 }
 
-/* Device time of one run of fn (one command or one library call): from a
- * marker queued behind the gate to fn's last end; *ok = 0 if fn fails. */
-static double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
+/* One timed run: `count` runs of fn back to back after a marker (queued
+ * behind the gate when `gated`), device time from the marker's end to the
+ * last run's end over count; *ok = 0 if fn fails. */
+static double marked_us(bench *b, enqueue_fn fn, const void *arg, int count, int gated, int *ok)
 {
     cl_event mark = NULL, ev = NULL;
     double t = NAN;
+    int k;
     clFinish(b->q);
-    enqueue_gate(b);
+    if (gated)
+        enqueue_gate(b);
     clEnqueueMarkerWithWaitList(b->q, 0, NULL, &mark);
-    *ok = fn(b, arg, &ev) && ev;
+    for (*ok = 1, k = 0; k < count && *ok; ++k) {
+        if (ev)
+            clReleaseEvent(ev);
+        ev = NULL;
+        *ok = fn(b, arg, &ev) && ev;
+    }
     clFinish(b->q);
     if (*ok)
-        t = event_span_us(mark, ev, CL_PROFILING_COMMAND_END);
+        t = event_span_us(mark, ev, CL_PROFILING_COMMAND_END) / count;
     clReleaseEvent(mark);
     if (ev)
         clReleaseEvent(ev);
     return t;
+}
+
+/* Device time of one run of fn (one command or one library call): from a
+ * marker queued behind the gate to fn's last end. */
+static double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
+{
+    return marked_us(b, fn, arg, 1, 1, ok);
+}
+
+/* Median over reps of (marker end .. end of the last of b->batch runs of
+ * fn) / b->batch, after one untimed batch; NAN when batching is off or a
+ * run fails. */
+static double batch_us(bench *b, enqueue_fn fn, const void *arg)
+{
+    double t[MAX_REPS];
+    int r, ok = b->batch > 0;
+    for (r = -1; r < b->reps && ok; ++r) {
+        const double us = marked_us(b, fn, arg, b->batch, 0, &ok);
+        if (r >= 0)
+            t[r] = us;
+    }
+    return ok ? median(t, b->reps) : NAN;
 }
 
 static int enqueue_read(bench *b, const void *bytes, cl_event *ev)
@@ -218,7 +222,7 @@ static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_
     *read_batch_us = kernels ? batch_us(b, enqueue_read, &bytes) : NAN;
 }
 
-/* One library call, for batch_us. */
+/* One library call, for gated_us and batch_us. */
 typedef struct call {
     const clprim_scan_desc *scan;     /* NULL: reduce */
     const clprim_reduce_desc *reduce;
