@@ -1,7 +1,7 @@
-/* Probe of a caller's element type and operator, run once when the operator
- * is created (src/operator.c): the device's sizeof(T), which the host's size
- * must match, and whether IDENTITY behaves as an identity of OP, first on
- * itself and then on the caller's sample elements. Values are compared byte
+/* Probe of a caller's element type and operator, run once when the element
+ * or operator is created (src/operator.c): the device's sizeof(T), which the
+ * host's size must match, and (for an operator) whether IDENTITY behaves as
+ * an identity of OP, first on itself and then on the caller's samples. Values are compared byte
  * by byte: the kernels move elements as bytes, so that is the equality that
  * matters to them. */
 #ifndef CLPRIM_ASSEMBLED
@@ -22,8 +22,11 @@ inline int clprim_same_bytes(T a, T b)
  * (count when none). One work-item. */
 kernel void clprim_probe(global const T *samples, uint count, global uint *result)
 {
+#if CLPRIM_ELEMENT_ONLY
+    count = 0; /* no operator to check */
+#endif
     const T e = IDENTITY;
-    uint bad = clprim_same_bytes(OP(e, e), e) ? 0u : 1u, first = count;
+    uint bad = CLPRIM_ELEMENT_ONLY || clprim_same_bytes(OP(e, e), e) ? 0u : 1u, first = count;
     for (uint i = 0; i < count; ++i) {
         const T x = samples[i];
         const uint b = (clprim_same_bytes(OP(e, x), x) ? 0u : 2u) |

@@ -21,12 +21,9 @@
  *                      so results are the same every run (the one atomic
  *                      counts finished groups; no value goes through it). */
 #ifndef CLPRIM_ASSEMBLED
+#include "reduce_abi.h"
 #include "common/elem.clh"
 #include "common/simd.clh"
-#endif
-
-#ifndef REDUCE_UNROLL
-#define REDUCE_UNROLL 4
 #endif
 
 #define REDUCE_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
@@ -134,8 +131,7 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
         return;
     }
     global uint *done = (global uint *)state;
-    /* 128: past the counter, at any T's alignment */
-    volatile global T *partials = (volatile global T *)(state + 128);
+    volatile global T *partials = (volatile global T *)(state + REDUCE_STATE_PARTIALS_OFFSET);
     if (lid == 0) {
         partials[get_group_id(0)] = total;
         mem_fence(CLK_GLOBAL_MEM_FENCE);

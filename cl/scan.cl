@@ -8,10 +8,11 @@
  * its tile's prefix (SCAN_READ_CARRY), so the data is read twice and written
  * once instead of the scan-then-add driver's two reads and two writes.
  *
- * Tile sizes, which the host must match: kogge_stone and kogge_stone_db
- * WG_SIZE; brent_kung and blelloch 2*WG_SIZE; coarsened WG_SIZE*COARSE_ITEMS;
- * multilevel WG_SIZE*TILE_ITEMS; single pass WG_SIZE*SP_TILE_ITEMS. */
+ * The contract with the host (flags, arguments, tile sizes, local memory)
+ * is scan_abi.h. */
 #ifndef CLPRIM_ASSEMBLED
+#include "common/abi.h"
+#include "scan_abi.h"
 #include "common/elem.clh"
 #include "common/simd.clh"
 #include "common/wg_scan.clh"
@@ -38,14 +39,7 @@
 #error "clprim: SP_PREFETCH publishes aggregates in another order: OP must commute"
 #endif
 
-/* flags */
-#define SCAN_EXCLUSIVE 1u
-#define SCAN_WRITE_SUMS 2u  /* write the tile total to sums[group] */
-#define SCAN_READ_CARRY 4u  /* combine sums[group] (the tiles before) on the left */
-#define SCAN_DOMINO 8u      /* single pass: wait for the predecessor's prefix only */
-#define SCAN_ONE_TILE 16u   /* single pass: n fits one tile (no ticket, no status) */
-#define SCAN_IN_PLACE 32u   /* single pass: out is in (the fallback may read output) */
-#define SCAN_ALIGNED 64u    /* single pass: in and out 16-byte aligned (vector chunks) */
+/* flags, argument order and tile sizes: scan_abi.h */
 
 #define SCAN_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 /* in and out may be the same buffer: every tile reads all its input before a
@@ -348,7 +342,7 @@ SCAN_KERNEL scan_multilevel(SCAN_ARGS)
  * The last work-group to finish resets the counters for the next call. */
 #if CLPRIM_SINGLE_PASS
 SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
-                             ulong n, global uchar *state, uint epoch, uint flags)
+                             ulong n, global uchar *state, uint generation, uint flags)
 {
     local TV s[WG_SIZE * SP_CHUNKS];
     local T scratch[CLPRIM_WG_SCAN_SCRATCH], scratch2[CLPRIM_WG_SCAN_SCRATCH];
@@ -403,7 +397,7 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
                 v = OP(v, clprim_fold_vec(r[k]));
             clprim_wg_exscan_value(v, scratch2, &agg);
             if (lid == 0)
-                clprim_tile_publish(st, next, epoch, TILE_AGGREGATE, agg);
+                clprim_tile_publish(st, next, generation, TILE_AGGREGATE, agg);
         }
 #endif
         /* the first SIMD group (or work-item 0) looks back */
@@ -411,18 +405,18 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
             T before = IDENTITY;
             if (!one_tile && t > 0) {
                 if (!domino && lid == 0 && (!SP_PREFETCH || first))
-                    clprim_tile_publish(st, t, epoch, TILE_AGGREGATE, total);
-#if CLPRIM_SIMD_SHUFFLE
+                    clprim_tile_publish(st, t, generation, TILE_AGGREGATE, total);
+#if CLPRIM_LOOKBACK_WARP
                 if (!domino)
-                    before = clprim_lookback_warp(st, t, epoch, in, tile, n);
+                    before = clprim_lookback_warp(st, t, generation, in, tile, n);
                 else
 #endif
                 if (lid == 0)
-                    before = clprim_lookback(st, t, epoch, !domino, in, tile, n);
+                    before = clprim_lookback(st, t, generation, !domino, in, tile, n);
             }
             if (lid == 0) {
                 if (!one_tile) {
-                    clprim_tile_publish(st, t, epoch, TILE_PREFIX, OP(before, total));
+                    clprim_tile_publish(st, t, generation, TILE_PREFIX, OP(before, total));
                     /* in place, the prefix is visible before any of this tile's
                      * output (lookback.clh); otherwise nobody reads our output,
                      * and the fence, a full L2 round trip on every tile's

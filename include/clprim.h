@@ -57,13 +57,23 @@
 extern "C" {
 #endif
 
+/* Every public function is marked CLPRIM_API: the shared library exports
+ * these names only (it is built with hidden visibility by default). */
+#if defined(_WIN32) && defined(CLPRIM_SHARED_BUILD)
+#define CLPRIM_API __declspec(dllexport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define CLPRIM_API __attribute__((visibility("default")))
+#else
+#define CLPRIM_API
+#endif
+
 #define CLPRIM_VERSION_MAJOR 0
 #define CLPRIM_VERSION_MINOR 1
 #define CLPRIM_VERSION_PATCH 0
 #define CLPRIM_VERSION_STRING "0.1.0"
 
 /* Version of the library actually linked (may differ from the header's). */
-const char *clprim_version_string(void);
+CLPRIM_API const char *clprim_version_string(void);
 
 /* ------------------------------------------------------------------------ */
 /* Status                                                                    */
@@ -94,7 +104,7 @@ typedef enum clprim_status_code {
 typedef int clprim_status;
 
 /* Static, never NULL: "CLPRIM_OUT_OF_BOUNDS", "CL_INVALID_VALUE", "unknown status". */
-const char *clprim_status_string(clprim_status status);
+CLPRIM_API const char *clprim_status_string(clprim_status status);
 
 /* ------------------------------------------------------------------------ */
 /* Element types and operators                                              */
@@ -132,10 +142,10 @@ typedef enum clprim_op {
 } clprim_op;
 
 /* "int32", "float", ...; "sum", "max", ...; NULL for unknown values. */
-const char *clprim_type_name(clprim_type type);
-const char *clprim_op_name(clprim_op op);
+CLPRIM_API const char *clprim_type_name(clprim_type type);
+CLPRIM_API const char *clprim_op_name(clprim_op op);
 /* Size in bytes of one element on the host and device; 0 for unknown types. */
-size_t clprim_type_size(clprim_type type);
+CLPRIM_API size_t clprim_type_size(clprim_type type);
 
 /* ------------------------------------------------------------------------ */
 /* Context                                                                   */
@@ -188,31 +198,31 @@ typedef struct clprim_context_options {
 
 /* Creates a context on a device chosen as options->device says, with its own
  * cl_context and in-order command queue (profiling enabled). */
-clprim_status clprim_context_create(const clprim_context_options *options,
-                                    clprim_context **ctx);
+CLPRIM_API clprim_status clprim_context_create(const clprim_context_options *options,
+                                               clprim_context **ctx);
 
 /* Wraps the caller's OpenCL objects (retained, released with the context).
  * queue may be NULL: the context then creates its own in-order queue. The
  * device must belong to cl_ctx, and the queue to both. */
-clprim_status clprim_context_wrap(cl_context cl_ctx, cl_device_id device,
-                                  cl_command_queue queue,
-                                  const clprim_context_options *options,
-                                  clprim_context **ctx);
+CLPRIM_API clprim_status clprim_context_wrap(cl_context cl_ctx, cl_device_id device,
+                                             cl_command_queue queue,
+                                             const clprim_context_options *options,
+                                             clprim_context **ctx);
 
 /* Releases everything the context owns. NULL is a no-op. The caller must have
  * finished (clFinish) work it enqueued through the context. */
-void clprim_context_release(clprim_context *ctx);
+CLPRIM_API void clprim_context_release(clprim_context *ctx);
 
 /* The context's OpenCL objects (not retained for the caller). */
-cl_context clprim_context_cl_context(const clprim_context *ctx);
-cl_device_id clprim_context_device(const clprim_context *ctx);
-cl_command_queue clprim_context_queue(const clprim_context *ctx);
+CLPRIM_API cl_context clprim_context_cl_context(const clprim_context *ctx);
+CLPRIM_API cl_device_id clprim_context_device(const clprim_context *ctx);
+CLPRIM_API cl_command_queue clprim_context_queue(const clprim_context *ctx);
 
 /* Copies the message of the last failure on this context (including the build
  * log when a build failed) into buf, NUL-terminated and truncated to size.
  * Returns the full length of the message (excluding the NUL), like snprintf.
  * The message is "" when nothing has failed yet. */
-size_t clprim_context_last_error(clprim_context *ctx, char *buf, size_t size);
+CLPRIM_API size_t clprim_context_last_error(clprim_context *ctx, char *buf, size_t size);
 
 /* What clprim learned about its device (probed once, at context creation). */
 typedef struct clprim_device_info {
@@ -236,12 +246,48 @@ typedef struct clprim_device_info {
   int has_single_pass;          /* the single-pass scans can run (NVIDIA or 64-bit atomics) */
 } clprim_device_info;
 
-clprim_status clprim_context_device_info(const clprim_context *ctx,
-                                         clprim_device_info *info);
+CLPRIM_API clprim_status clprim_context_device_info(const clprim_context *ctx,
+                                                    clprim_device_info *info);
 
 /* ------------------------------------------------------------------------ */
 /* User-defined operators and element types                                  */
 /* ------------------------------------------------------------------------ */
+
+/* An element type of the caller's alone, given as OpenCL C source: what
+ * primitives that move elements without combining them take (values of a
+ * sort or a compaction), and what an operator may be built on.
+ *
+ * Fields:
+ *   type      the OpenCL C name of one element: a built-in type ("float2",
+ *             "int4", ...) or a type that `source` defines; required.
+ *   source    OpenCL C placed before everything else in the kernels: type
+ *             definitions and helper functions. May be NULL. Names starting
+ *             with clprim_ / CLPRIM_, and the macros T, T_SIZE, OP and
+ *             IDENTITY, are the library's.
+ *   size      sizeof the element on the host, in bytes (1..65536); must
+ *             equal the device's sizeof(type) (checked).
+ *
+ * clprim_element_create compiles the source for the context's device
+ * (CLPRIM_BUILD_FAILED with the compiler's log in the last error) and checks
+ * the size (CLPRIM_INVALID_ARGUMENT, message with both sizes). The element
+ * is used with that context only; it is immutable (several threads may use
+ * it), holds no OpenCL objects, and may be released before or after its
+ * context, but not while an operator is being created on it. */
+typedef struct clprim_element_desc {
+  const char *type;
+  const char *source;
+  size_t size;
+} clprim_element_desc;
+
+typedef struct clprim_element clprim_element;
+
+CLPRIM_API clprim_status clprim_element_create(clprim_context *ctx,
+                                                          const clprim_element_desc *desc,
+                                                          clprim_element **element);
+/* NULL is a no-op. */
+CLPRIM_API void clprim_element_release(clprim_element *element);
+/* The element size given at creation (0 for NULL). */
+CLPRIM_API size_t clprim_element_size(const clprim_element *element);
 
 /* An associative operator with an identity on an element type of the
  * caller's, both given as OpenCL C source. It runs wherever a built-in
@@ -284,6 +330,9 @@ clprim_status clprim_context_device_info(const clprim_context *ctx,
  *             optional host elements on which the identity law is checked
  *             (bytewise: avoid -0.0, NaN and padding bytes in them). Whatever
  *             is given, e op e == e is checked.
+ *   element   optional: an element type of this context (clprim_element)
+ *             to build the operator on; its type, source and size are then
+ *             used, and the fields above of those names are ignored.
  *
  * clprim_operator_create compiles the source for the context's device (the
  * compiler's log goes to the last error on failure: CLPRIM_BUILD_FAILED),
@@ -306,16 +355,17 @@ typedef struct clprim_operator_desc {
   unsigned flags;
   const void *samples;
   size_t sample_count;
+  const clprim_element *element;
 } clprim_operator_desc;
 
 typedef struct clprim_operator clprim_operator;
 
-clprim_status clprim_operator_create(clprim_context *ctx, const clprim_operator_desc *desc,
-                                     clprim_operator **op);
+CLPRIM_API clprim_status clprim_operator_create(clprim_context *ctx, const clprim_operator_desc *desc,
+                                                clprim_operator **op);
 /* NULL is a no-op. */
-void clprim_operator_release(clprim_operator *op);
+CLPRIM_API void clprim_operator_release(clprim_operator *op);
 /* The element size given at creation (0 for NULL). */
-size_t clprim_operator_size(const clprim_operator *op);
+CLPRIM_API size_t clprim_operator_size(const clprim_operator *op);
 
 /* ------------------------------------------------------------------------ */
 /* Scan (all-prefix-sums)                                                    */
@@ -371,7 +421,7 @@ typedef enum clprim_scan_algorithm {
 } clprim_scan_algorithm;
 
 /* "kogge-stone", ...; NULL for unknown values. */
-const char *clprim_scan_algorithm_name(clprim_scan_algorithm algorithm);
+CLPRIM_API const char *clprim_scan_algorithm_name(clprim_scan_algorithm algorithm);
 
 /* What to scan. A zero-initialised descriptor is an inclusive int32 sum with
  * the AUTO algorithm. */
@@ -395,17 +445,17 @@ typedef struct clprim_scan_desc {
  * Returns CLPRIM_OUT_OF_BOUNDS when (offset + n) elements exceed a buffer's
  * CL_MEM_SIZE, CLPRIM_UNSUPPORTED for double on a device without fp64,
  * CL_INVALID_EVENT_WAIT_LIST when num_wait and wait disagree. Non-blocking. */
-clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue,
-                          const clprim_scan_desc *desc, cl_mem in,
-                          size_t in_off, cl_mem out, size_t out_off, size_t n,
-                          cl_uint num_wait, const cl_event *wait,
-                          cl_event *event);
+CLPRIM_API clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue,
+                                     const clprim_scan_desc *desc, cl_mem in,
+                                     size_t in_off, cl_mem out, size_t out_off, size_t n,
+                                     cl_uint num_wait, const cl_event *wait,
+                                     cl_event *event);
 
 /* Blocking helper: copies n elements from host array `in` to the device,
  * scans them on the context's queue, and copies the result to `out` (which
  * may equal `in`). */
-clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *desc,
-                               const void *in, void *out, size_t n);
+CLPRIM_API clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *desc,
+                                          const void *in, void *out, size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* Reduce                                                                    */
@@ -443,7 +493,7 @@ typedef enum clprim_reduce_algorithm {
 } clprim_reduce_algorithm;
 
 /* "naive-tree", ...; NULL for unknown values. */
-const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm);
+CLPRIM_API const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm);
 
 /* What to reduce. Zero-initialised: int32 sum, AUTO. */
 typedef struct clprim_reduce_desc {
@@ -457,28 +507,28 @@ typedef struct clprim_reduce_desc {
 /* Folds n elements of `in` from element in_off with desc->op, and writes the
  * result to element result_off of `result` (n = 0 writes the identity).
  * Non-blocking, like clprim_scan; the same argument checks and statuses. */
-clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
-                            const clprim_reduce_desc *desc, cl_mem in, size_t in_off,
-                            size_t n, cl_mem result, size_t result_off,
-                            cl_uint num_wait, const cl_event *wait, cl_event *event);
+CLPRIM_API clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
+                                       const clprim_reduce_desc *desc, cl_mem in, size_t in_off,
+                                       size_t n, cl_mem result, size_t result_off,
+                                       cl_uint num_wait, const cl_event *wait, cl_event *event);
 
 /* Blocking: reduces a device buffer on the context's queue and copies the
  * result to *value (clprim_type_size(desc->type) bytes, or the custom
  * operator's size). */
-clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc *desc,
-                                  cl_mem in, size_t in_off, size_t n, void *value);
+CLPRIM_API clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc *desc,
+                                             cl_mem in, size_t in_off, size_t n, void *value);
 
 /* Blocking: reduces a host array (copied in) to *value. */
-clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *desc,
-                                 const void *in, size_t n, void *value);
+CLPRIM_API clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *desc,
+                                            const void *in, size_t n, void *value);
 
 /* Blocking: the mean of n >= 1 elements, sum / n, with the sum reduced in the
  * element type: for double the division is in double, for float in float
  * (then widened); for integer types the sum wraps modulo 2^bits like every
  * integer sum here, and is then divided in double (use a 64-bit type where a
  * 32-bit sum could wrap). n = 0 is CLPRIM_INVALID_ARGUMENT. */
-clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
-                          size_t n, double *mean);
+CLPRIM_API clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
+                                     size_t n, double *mean);
 
 #ifdef __cplusplus
 }

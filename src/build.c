@@ -1,8 +1,14 @@
-/* Program assembly and building, with an in-memory cache per context.
+/* Program assembly and building, with an in-memory cache per context. The
+ * build step knows no primitive: each describes its program (files, element
+ * and tuning defines, work-group size, register bound) in a
+ * clprim__program_spec.
  *
- * Source = generated #define header (element layer + tuning + device facts)
- *        + every cl/common/ header, #line-tagged
- *        + the kernel file, #line-tagged.
+ * Source = generated #define header (element layer + device facts + the
+ *          primitive's values)
+ *        + the shared layers of cl/common/ (contract, element, SIMD group,
+ *          work-group), #line-tagged
+ *        + the primitive's files (its contract header, the single-pass layer
+ *          if it needs it, its kernel file), #line-tagged.
  * Kernel text is embedded in the library at build time; CLPRIM_KERNEL_DIR
  * may point at a cl/ folder to load it from disk instead (for development).
  * Built binaries are also kept on disk for later processes (disk_cache.c). */
@@ -15,8 +21,8 @@
 #define MAX_KERNELS 16
 
 struct clprim__program {
-    char *key;           /* what was asked for: file, defines, requested tuning */
-    clprim__tuning t;    /* what it was built with */
+    char *key;           /* what was asked for: files, defines, work-group size */
+    unsigned wg_size;    /* what it was built with */
     cl_program program;
     cl_uint num_kernels;
     cl_kernel kernels[MAX_KERNELS];
@@ -141,6 +147,29 @@ cl_int clprim__build_binary(clprim_context *ctx, const unsigned char *bin, size_
     return err;
 }
 
+/* A program from the disk cache's entry (CL_SUCCESS), or a miss: no entry,
+ * or one the driver rejected (rebuilt from source and replaced). */
+static cl_int cache_load(clprim_context *ctx, const char *key, const char *path,
+                         const char *options, cl_program *out)
+{
+    size_t len = 0;
+    unsigned char *bin = clprim__cache_read(ctx, key, path, &len);
+    cl_int err = CL_INVALID_BINARY;
+
+    *out = NULL;
+    if (!bin)
+        return err;
+    err = clprim__build_binary(ctx, bin, len, options, out);
+    if (err != CL_SUCCESS)
+        clprim__log(ctx, CLPRIM_LOG_WARNING,
+                    "disk cache: the driver rejected the binary in %s (%s); rebuilding", path,
+                    clprim_status_string(err));
+    else
+        clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: hit %s", path);
+    free(bin);
+    return err;
+}
+
 /* NVIDIA's OpenCL compiler leaves register allocation to its PTX assembler,
  * and takes no bound from the source or from -cl-nv-maxrregcount (measured:
  * H100, driver 580.159, the option changes nothing). Its program binary is
@@ -204,9 +233,7 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cons
     else
         snprintf(key_options, sizeof key_options, "%s", options);
     key = clprim__cache_key(ctx, source, key_options, path, sizeof path);
-    if (key)
-        clprim__cache_load(ctx, key, path, options, out);
-    if (*out)
+    if (key && cache_load(ctx, key, path, options, out) == CL_SUCCESS)
         goto cleanup;
     p = clCreateProgramWithSource(ctx->cl_ctx, 1, &source, NULL, &err);
     if (err != CL_SUCCESS) {
@@ -267,50 +294,59 @@ static void program_free(clprim__program *p)
     free(p);
 }
 
-/* Builds the program with tuning *t; on success fills p's program and kernels
- * and sets *max_wg to the smallest CL_KERNEL_WORK_GROUP_SIZE among them. */
-static clprim_status build_once(clprim_context *ctx, const char *file, const char *defines,
+/* The primitive's kernel file (the last of its files), to name it. */
+static const char *kernel_file(const clprim__program_spec *spec)
+{
+    size_t k = 0;
+    while (spec->files[k + 1])
+        ++k;
+    return spec->files[k];
+}
+
+/* Builds the program of spec with p->wg_size work-items per work-group; on
+ * success fills p's program and kernels and sets *max_wg to the smallest
+ * CL_KERNEL_WORK_GROUP_SIZE among them. */
+static clprim_status build_once(clprim_context *ctx, const clprim__program_spec *spec,
                                 clprim__program *p, size_t *max_wg)
 {
-    static const char *const common[] = {"common/elem.clh", "common/simd.clh",
-                                         "common/wg_scan.clh", "common/lookback.clh"};
-    const clprim__tuning *t = &p->t;
+    /* every program gets the element, SIMD-group and work-group layers; the
+     * single-pass layer (common/lookback.clh) comes in spec->files, after
+     * what a primitive defines for it to carry */
+    static const char *const common[] = {"common/abi.h", "common/elem.clh", "common/simd.clh",
+                                         "common/wg_scan.clh"};
     text src = {0};
-    char head[512];
+    char head[320];
     clprim_status st = CLPRIM_SUCCESS;
     cl_uint i;
     size_t k;
 
+    /* the device's facts; the primitive's own values come in spec->params */
     snprintf(head, sizeof head,
-             "#define WG_SIZE %u\n#define COARSE_ITEMS %u\n#define TILE_ITEMS %u\n#define SP_TILE_ITEMS %u\n"
-             "#define SIMD_WIDTH %u\n#define LOCAL_BANKS %u\n#define CLPRIM_NV_PTX %d\n"
-             "#define LOOKBACK_SPINS %u\n#define CLPRIM_SINGLE_PASS %d\n#define SP_PREFETCH %u\n"
-             "#define CLPRIM_ASSEMBLED 1\n",
-             t->wg_size, t->coarse_items, t->tile_items, t->sp_tile_items, ctx->info.simd_width,
-             ctx->info.local_mem_banks, ctx->info.has_nv_ptx, t->lookback_spins,
-             ctx->info.has_single_pass, t->sp_prefetch);
-    text_str(&src, defines);
+             "#define WG_SIZE %u\n#define SIMD_WIDTH %u\n#define LOCAL_BANKS %u\n"
+             "#define CLPRIM_NV_PTX %d\n#define CLPRIM_SINGLE_PASS %d\n#define CLPRIM_ASSEMBLED 1\n",
+             p->wg_size, ctx->info.simd_width, ctx->info.local_mem_banks, ctx->info.has_nv_ptx,
+             ctx->info.has_single_pass);
+    text_str(&src, spec->element);
     text_str(&src, head);
+    if (spec->params)
+        text_str(&src, spec->params);
     for (k = 0; k < sizeof common / sizeof common[0] && st == CLPRIM_SUCCESS; ++k)
         st = add_file(ctx, &src, common[k]);
-    if (st == CLPRIM_SUCCESS)
-        st = add_file(ctx, &src, file);
+    for (k = 0; spec->files[k] && st == CLPRIM_SUCCESS; ++k)
+        st = add_file(ctx, &src, spec->files[k]);
     if (st == CLPRIM_SUCCESS && src.failed)
         st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
-    clprim__log(ctx, CLPRIM_LOG_DEBUG, "building %s (work-group %u) for %s", file, t->wg_size,
-                ctx->info.device_name);
-    /* the row's register bound is the single pass's (its other kernels stay
-     * well below it) */
-    st = clprim__build_source(ctx, src.s, strcmp(file, "scan.cl") ? NULL : "scan_single_pass",
-                              t->sp_max_regs, &p->program);
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "building %s (work-group %u) for %s", kernel_file(spec),
+                p->wg_size, ctx->info.device_name);
+    st = clprim__build_source(ctx, src.s, spec->bound_entry, spec->bound_regs, &p->program);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     st = clCreateKernelsInProgram(p->program, MAX_KERNELS, p->kernels, &p->num_kernels);
     if (st != CL_SUCCESS) {
         p->num_kernels = 0;
-        clprim__fail(ctx, st, "clCreateKernelsInProgram failed for %s", file);
+        clprim__fail(ctx, st, "clCreateKernelsInProgram failed for %s", kernel_file(spec));
         goto cleanup;
     }
     *max_wg = (size_t)-1;
@@ -331,20 +367,43 @@ cleanup:
     return st;
 }
 
-clprim_status clprim__program_get(clprim_context *ctx, const char *file, const char *defines,
-                                  const clprim__tuning *t, clprim__program **out)
+/* "scan.cl|256|<bound>|<options>|<params><element>": everything that
+ * decides the program's text and build. */
+static char *program_key(const clprim__program_spec *spec)
+{
+    const char *extra = getenv("CLPRIM_BUILD_OPTIONS");
+    text k = {0};
+    char num[64];
+    size_t i;
+    for (i = 0; spec->files[i]; ++i) {
+        text_str(&k, spec->files[i]);
+        text_str(&k, "+");
+    }
+    snprintf(num, sizeof num, "|%u|%u|", spec->wg_size, spec->bound_regs);
+    text_str(&k, num);
+    text_str(&k, spec->bound_entry ? spec->bound_entry : "");
+    text_str(&k, "|");
+    text_str(&k, extra ? extra : "");
+    text_str(&k, "|");
+    text_str(&k, spec->params ? spec->params : "");
+    text_str(&k, spec->element);
+    if (k.failed) {
+        free(k.s);
+        return NULL;
+    }
+    return k.s;
+}
+
+clprim_status clprim__program_get(clprim_context *ctx, const clprim__program_spec *spec,
+                                  clprim__program **out)
 {
     clprim__program *p;
-    char *key;
-    size_t key_size = strlen(file) + strlen(defines) + 600, max_wg = 0;
+    char *key = program_key(spec);
+    size_t max_wg = 0;
     clprim_status st;
 
-    key = malloc(key_size);
     if (!key)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-    snprintf(key, key_size, "%s|%u|%u|%u|%u|%u|%u|%u|%s|%s", file, t->wg_size, t->coarse_items,
-             t->tile_items, t->sp_tile_items, t->lookback_spins, t->sp_prefetch, t->sp_max_regs, getenv("CLPRIM_BUILD_OPTIONS") ? getenv("CLPRIM_BUILD_OPTIONS") : "",
-             defines);
     for (p = ctx->programs; p; p = p->next)
         if (strcmp(p->key, key) == 0) {
             free(key);
@@ -357,33 +416,33 @@ clprim_status clprim__program_get(clprim_context *ctx, const char *file, const c
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     }
     p->key = key;
-    p->t = *t;
+    p->wg_size = spec->wg_size;
     for (;;) {
-        st = build_once(ctx, file, defines, p, &max_wg);
-        if (st != CLPRIM_SUCCESS || max_wg >= p->t.wg_size)
+        st = build_once(ctx, spec, p, &max_wg);
+        if (st != CLPRIM_SUCCESS || max_wg >= p->wg_size)
             break;
         /* the compiled kernels cannot run this many work-items (registers):
          * rebuild with the largest power of two they can */
         clprim__log(ctx, CLPRIM_LOG_INFO, "%s: work-group %u exceeds the kernel limit %zu; rebuilding",
-                    file, p->t.wg_size, max_wg);
-        while (p->t.wg_size > 1 && p->t.wg_size > max_wg)
-            p->t.wg_size /= 2;
+                    kernel_file(spec), p->wg_size, max_wg);
+        while (p->wg_size > 1 && p->wg_size > max_wg)
+            p->wg_size /= 2;
         program_clear(p);
     }
     if (st != CLPRIM_SUCCESS) {
         program_free(p);
         return st;
     }
-    clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s ready (%u kernels)", file, p->num_kernels);
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s ready (%u kernels)", kernel_file(spec), p->num_kernels);
     p->next = ctx->programs;
     ctx->programs = p;
     *out = p;
     return CLPRIM_SUCCESS;
 }
 
-const clprim__tuning *clprim__program_tuning(const clprim__program *prog)
+unsigned clprim__program_wg_size(const clprim__program *prog)
 {
-    return &prog->t;
+    return prog->wg_size;
 }
 
 clprim_status clprim__program_kernel(clprim_context *ctx, clprim__program *prog,
@@ -405,4 +464,41 @@ void clprim__program_cache_destroy(clprim__program *first)
         next = first->next;
         program_free(first);
     }
+}
+
+/* Run at context creation, when no device attribute gave the SIMD width:
+ * a kernel's preferred work-group size multiple stands in for it. */
+clprim_status clprim__probe_simd_width(clprim_context *ctx)
+{
+    static const char probe[] = "kernel void clprim_probe(global int *p) { p[get_global_id(0)] = 0; }\n";
+    cl_program program = NULL;
+    cl_kernel kernel = NULL;
+    size_t multiple = 0;
+    clprim_status st;
+
+    if (ctx->info.simd_width)
+        return CLPRIM_SUCCESS;
+    st = clprim__build_source(ctx, probe, NULL, 0, &program);
+    if (st != CLPRIM_SUCCESS)
+        goto cleanup;
+    kernel = clCreateKernel(program, "clprim_probe", &st);
+    if (st != CL_SUCCESS)
+        goto cleanup;
+    st = clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                  sizeof multiple, &multiple, NULL);
+    if (st != CL_SUCCESS)
+        goto cleanup;
+    /* round down to a power of two, at least 1 */
+    ctx->info.simd_width = 1;
+    while (ctx->info.simd_width * 2 <= multiple && ctx->info.simd_width < 1024)
+        ctx->info.simd_width *= 2;
+    ctx->info.simd_source = "kernel's preferred work-group size multiple";
+cleanup:
+    if (kernel)
+        clReleaseKernel(kernel);
+    if (program)
+        clReleaseProgram(program);
+    if (st != CLPRIM_SUCCESS)
+        clprim__fail(ctx, st, "probing the SIMD width failed: %s", clprim_status_string(st));
+    return st;
 }

@@ -97,38 +97,3 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
     simd_from_attributes(dev, ext, info);
     return CL_SUCCESS;
 }
-
-clprim_status clprim__probe_simd_width(clprim_context *ctx)
-{
-    static const char probe[] = "kernel void clprim_probe(global int *p) { p[get_global_id(0)] = 0; }\n";
-    cl_program program = NULL;
-    cl_kernel kernel = NULL;
-    size_t multiple = 0;
-    clprim_status st;
-
-    if (ctx->info.simd_width)
-        return CLPRIM_SUCCESS;
-    st = clprim__build_source(ctx, probe, NULL, 0, &program);
-    if (st != CLPRIM_SUCCESS)
-        goto cleanup;
-    kernel = clCreateKernel(program, "clprim_probe", &st);
-    if (st != CL_SUCCESS)
-        goto cleanup;
-    st = clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                  sizeof multiple, &multiple, NULL);
-    if (st != CL_SUCCESS)
-        goto cleanup;
-    /* round down to a power of two, at least 1 */
-    ctx->info.simd_width = 1;
-    while (ctx->info.simd_width * 2 <= multiple && ctx->info.simd_width < 1024)
-        ctx->info.simd_width *= 2;
-    ctx->info.simd_source = "kernel's preferred work-group size multiple";
-cleanup:
-    if (kernel)
-        clReleaseKernel(kernel);
-    if (program)
-        clReleaseProgram(program);
-    if (st != CLPRIM_SUCCESS)
-        clprim__fail(ctx, st, "probing the SIMD width failed: %s", clprim_status_string(st));
-    return st;
-}

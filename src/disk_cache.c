@@ -14,6 +14,10 @@
  * so that a reader sees a whole old file or a whole new one, never half; two
  * processes writing one entry at once each rename a complete file.
  *
+ * This file stores and fetches bytes; building a program from them is
+ * build.c's (the layer above), which also rebuilds when the driver rejects
+ * them.
+ *
  * Nothing here is an error to the caller: an unreadable, corrupt or foreign
  * entry is a miss (the program is built from source and the entry replaced),
  * and a folder that cannot be written turns the cache off for the context,
@@ -122,9 +126,8 @@ char *clprim__cache_key(const clprim_context *ctx, const char *source, const cha
     return key;
 }
 
-/* The entry's binary when the file is whole and is for this key; else NULL. */
-static unsigned char *read_entry(const clprim_context *ctx, const char *path, const char *key,
-                                 size_t *bin_len)
+unsigned char *clprim__cache_read(const clprim_context *ctx, const char *key, const char *path,
+                                  size_t *bin_len)
 {
     FILE *f = fopen(path, "rb");
     unsigned char *data = NULL, *bin = NULL;
@@ -163,27 +166,6 @@ done:
     free(data);
     fclose(f);
     return bin;
-}
-
-void clprim__cache_load(clprim_context *ctx, const char *key, const char *path,
-                        const char *options, cl_program *out)
-{
-    unsigned char *bin;
-    size_t bin_len = 0;
-    cl_int err;
-
-    *out = NULL;
-    bin = read_entry(ctx, path, key, &bin_len);
-    if (!bin)
-        return;
-    err = clprim__build_binary(ctx, bin, bin_len, options, out);
-    if (err != CL_SUCCESS)
-        clprim__log(ctx, CLPRIM_LOG_WARNING,
-                    "disk cache: the driver rejected the binary in %s (%s); rebuilding", path,
-                    clprim_status_string(err));
-    else
-        clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: hit %s", path);
-    free(bin);
 }
 
 /* Turns the cache off for this context, saying why once. */

@@ -1,4 +1,25 @@
-/* Declarations shared between clprim's source files (never installed). */
+/* Declarations shared between clprim's source files (never installed).
+ *
+ * Host layers, bottom to top; a file calls only files of lower layers
+ * (docs/architecture.md draws them; tools/check-layers.sh checks every
+ * call between the objects against this line, as the test `layers`):
+ *
+ * layers: status types | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning | scan reduce
+ *
+ *   status, types  X-macro tables: names, sizes, built-in element defines
+ *   diag           failure messages, last error, log callback, formatting
+ *   device, tuning device facts; tuning-row matching and knobs
+ *   disk_cache,    on-disk program binaries; temporary device memory
+ *   pool
+ *   build          program assembly, builds, in-memory program cache
+ *   context        create / wrap / release, accessors
+ *   element        the element of a call (built-in, or the caller's type
+ *                  and operator), its defines
+ *   launch         argument checks, the validate helper, kernel arguments,
+ *                  the enqueue chain, temporary memory of one call
+ *   operator,      the caller's element types and operators (checked on the
+ *   *_tuning       device); each primitive's tuning rows
+ *   scan, reduce   the primitives: validate -> parameters -> grid -> enqueue */
 #ifndef CLPRIM_INTERNAL_H
 #define CLPRIM_INTERNAL_H
 
@@ -13,11 +34,196 @@
 #define CLPRIM__PRINTF(f, a)
 #endif
 
-/* ---- element types and operators (types.c) ---- */
+/* "Lock held" below: the caller holds the context's lock. Functions that
+ * take it themselves say so in their names (_unlocked: called without it). */
+
+typedef struct clprim__program clprim__program;
+typedef struct clprim__pool_buf clprim__pool_buf;
+
+/* ---- the context (its life cycle: context.c) ---- */
+
+struct clprim_context {
+    cl_context cl_ctx;
+    cl_device_id device;
+    cl_command_queue queue;
+    clprim_device_info info;
+    clprim_log_fn log;
+    void *log_user;
+    unsigned flags;
+    pthread_mutex_t lock;
+    char *error;          /* last failure's message (heap), or NULL */
+    clprim__program *programs;
+    clprim__pool_buf *pool;
+    char *cache_dir;      /* on-disk program cache folder, NULL when off */
+    unsigned long cache_writes;
+};
+
+/* ---- tables (types.c, status.c) ---- */
 
 /* Appends the element layer's defines (T, T_SIZE, OP, IDENTITY, and the fp64
  * pragma for double) to buf. Returns 0, or -1 when buf is too small. */
 int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t size);
+
+/* Kernel sources (generated from cl/ by tools/embed_cl.cmake). */
+typedef struct clprim__cl_file {
+    const char *name; /* path relative to cl/, e.g. "common/elem.clh" */
+    const char *text;
+} clprim__cl_file;
+extern const clprim__cl_file clprim__cl_files[];
+extern const size_t clprim__cl_file_count;
+
+/* ---- diagnostics (diag.c) ---- */
+
+/* Lock held (or ctx not yet shared). Records a failure message and returns
+ * status, so that `return clprim__fail(ctx, CLPRIM_X, "...")` reads well. */
+clprim_status clprim__fail(clprim_context *ctx, clprim_status status,
+                           const char *fmt, ...) CLPRIM__PRINTF(3, 4);
+/* The same for callers that do not hold the lock: takes it. */
+clprim_status clprim__fail_unlocked(clprim_context *ctx, clprim_status status,
+                                    const char *fmt, ...) CLPRIM__PRINTF(3, 4);
+/* printf into a new heap string; NULL when out of memory. */
+char *clprim__format(const char *fmt, ...) CLPRIM__PRINTF(1, 2);
+/* Appends text (e.g. a build log) to the last failure's message. */
+void clprim__fail_append(clprim_context *ctx, const char *text);
+void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
+    CLPRIM__PRINTF(3, 4);
+
+/* ---- device facts (device.c) and tuning rows (tuning.c) ---- */
+
+/* Fills *info from the device; simd_width may be left 0 when only a kernel can
+ * tell (clprim__probe_simd_width). */
+clprim_status clprim__device_probe(cl_device_id dev, unsigned flags,
+                                   clprim_device_info *info);
+
+/* What a tuning row applies to. Each primitive keeps its own table of rows
+ * (src/<primitive>_tuning.c), every row starting with this, most specific
+ * first, the last matching any device. */
+typedef struct clprim__row_match {
+    cl_uint vendor_id;         /* 0: any */
+    const char *device_match;  /* substring of the device name; NULL: any */
+    cl_device_type type;       /* 0: any */
+    size_t elem_size;          /* 0: any */
+} clprim__row_match;
+
+/* The first of `count` rows of `stride` bytes that matches the device and
+ * element size (device -> vendor -> device type -> default). */
+const void *clprim__tuning_row(const clprim_device_info *d, size_t elem_size, const void *rows,
+                               size_t count, size_t stride);
+#define CLPRIM__TUNING_ROW(d, elem_size, rows)                                              \
+    clprim__tuning_row((d), (elem_size), (rows), sizeof(rows) / sizeof((rows)[0]),         \
+                       sizeof((rows)[0]))
+/* value, or the development knob $env when set (tuning runs). */
+unsigned clprim__tuning_knob(const char *env, unsigned value);
+/* A power of two the device allows, in whole SIMD groups where the device
+ * allows that many work-items. */
+unsigned clprim__clamp_wg(const clprim_device_info *d, unsigned wg);
+
+/* ---- on-disk program cache (disk_cache.c) ---- */
+
+/* The cache folder the options and environment choose (heap), or NULL when
+ * the disk cache is off. */
+char *clprim__cache_dir(const clprim_context_options *opt);
+/* Lock held. The cache entry of (source, options): its key text (heap) and
+ * its file's path in path[]; NULL when the disk cache is off (or memory is
+ * short). One key serves the load and, on a miss, the store. */
+char *clprim__cache_key(const clprim_context *ctx, const char *source, const char *options,
+                        char *path, size_t path_size);
+/* Lock held. The entry's binary (heap, *len bytes) when its file is whole
+ * and for this key; NULL on a miss (never an error). */
+unsigned char *clprim__cache_read(const clprim_context *ctx, const char *key, const char *path,
+                                  size_t *len);
+/* Lock held. Keeps the built program's binary in the entry for later
+ * processes. */
+void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
+                         cl_program program);
+
+/* ---- temporary-memory pool (pool.c) ---- */
+
+/* Lock held. Returns a buffer of at least `bytes` that commands enqueued on
+ * `queue` after this call may use. */
+clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
+                                   size_t bytes, clprim__pool_buf **buf);
+cl_mem clprim__pool_mem(const clprim__pool_buf *buf);
+size_t clprim__pool_size(const clprim__pool_buf *buf);
+/* State kept in a pooled buffer from call to call (single-pass tile status,
+ * a reduce counter), told apart by a generation number. `layout` names
+ * where the state lies (any value that differs whenever the new state could
+ * fall on an earlier call's other values); `limit` is the first generation
+ * the caller cannot represent. Returns this call's generation (>= 1); sets
+ * *needs_zero when the contents are unknown (new buffer, last used for other
+ * data or another layout, the generation wrapped, or a call using it
+ * failed) and the caller must zero-fill it before use. */
+cl_uint clprim__pool_generation(clprim__pool_buf *buf, cl_ulong layout, cl_uint limit,
+                                int *needs_zero);
+/* Lock held. Hands the buffer back; `done` completes when the last command
+ * using it, on `queue`, does. `done` may be NULL (no events were made, on an
+ * in-order queue): the buffer is then reused only on that queue until idle
+ * surplus is released (pool.c). `failed`: the call did not enqueue all it
+ * meant to, so any kept state is unknown. */
+void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,
+                          cl_event done, int failed);
+void clprim__pool_destroy(clprim__pool_buf *first);
+
+/* ---- programs (build.c) ---- */
+
+/* What a primitive asks the build step for. The program's source is the
+ * element defines, the device's facts (WG_SIZE, SIMD_WIDTH, ...), params,
+ * every cl/common/ header and then files, each #line-tagged. */
+typedef struct clprim__program_spec {
+    const char *const *files; /* cl/ files, NULL-terminated (the primitive's abi header, its .cl) */
+    const char *element;      /* the element layer's defines */
+    const char *params;       /* the primitive's own "#define NAME value\n" lines; may be NULL */
+    unsigned wg_size;         /* WG_SIZE; lowered when the kernels cannot run so many */
+    const char *bound_entry;  /* NVIDIA: kernel bounded to bound_regs registers (NULL: none) */
+    unsigned bound_regs;
+} clprim__program_spec;
+
+/* Lock held. Builds (or finds in the context's cache) the program of spec.
+ * If the device cannot run a kernel of the program with spec->wg_size
+ * work-items, it is rebuilt with the largest power of two it can. */
+clprim_status clprim__program_get(clprim_context *ctx, const clprim__program_spec *spec,
+                                  clprim__program **prog);
+/* The work-group size the program was actually built with. */
+unsigned clprim__program_wg_size(const clprim__program *prog);
+/* Lock held. The program's kernel of that name (created once, then cached). */
+clprim_status clprim__program_kernel(clprim_context *ctx, clprim__program *prog,
+                                     const char *name, cl_kernel *kernel);
+void clprim__program_cache_destroy(clprim__program *first);
+/* Builds a program from source, through the disk cache (used by
+ * clprim__program_get and the SIMD probe). On a device that compiles to PTX
+ * and with regs > 0, kernel `entry` is bounded to regs registers per
+ * work-item (NULL, 0: no bound). On failure the build log is in the last
+ * error. */
+clprim_status clprim__build_source(clprim_context *ctx, const char *source,
+                                   const char *entry, unsigned regs, cl_program *program);
+/* Lock held. A program built from a binary of the context's device (*out,
+ * or NULL with the driver's error returned). */
+cl_int clprim__build_binary(clprim_context *ctx, const unsigned char *bin, size_t len,
+                            const char *options, cl_program *out);
+/* The PTX edit behind that bound: a copy of ptx[0..len) with ".maxnreg regs"
+ * in the entry's header (heap), or NULL when there is no such entry, it is
+ * bounded already, or memory is short. */
+char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry,
+                                  unsigned regs);
+/* Lock held (context creation). Sets info.simd_width from a probe kernel's
+ * preferred work-group size multiple when no device attribute gave it. */
+clprim_status clprim__probe_simd_width(clprim_context *ctx);
+
+/* ---- elements (element.c) ---- */
+
+/* A caller's element type alone (clprim_element_create) and a caller's
+ * operator on one (clprim_operator_create); operator.c makes them. */
+struct clprim_element {
+    clprim_context *ctx; /* the context it was checked on (compared, never used) */
+    size_t size;
+    char *type;          /* OpenCL C name */
+    char *source;        /* the caller's definitions ("" when none) */
+};
+struct clprim_operator {
+    clprim_context *ctx;
+    size_t size;
+    char *defines;       /* element layer: the caller's source, then T, OP, ... */
+};
 
 /* The element layer of one call: a built-in (type, op) or a custom operator. */
 typedef struct clprim__element {
@@ -33,168 +239,15 @@ clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clp
                                       const clprim_operator *custom, clprim__element *e);
 /* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
+/* The element layer of a caller's type (T, T_SIZE after its source) with,
+ * when combine is not NULL, its operator (OP, IDENTITY, CLPRIM_COMMUTATIVE);
+ * without one, OP and IDENTITY are placeholders (the first argument, all
+ * bytes zero) and CLPRIM_ELEMENT_ONLY is 1. Heap; NULL when memory is short. */
+char *clprim__element_type_defines(const clprim_context *ctx, const char *type,
+                                   const char *source, size_t size, const char *combine,
+                                   const char *identity, int commutative);
 
-/* ---- kernel sources (generated from cl/ by tools/embed_cl.cmake) ---- */
-
-typedef struct clprim__cl_file {
-    const char *name; /* path relative to cl/, e.g. "common/elem.clh" */
-    const char *text;
-} clprim__cl_file;
-extern const clprim__cl_file clprim__cl_files[];
-extern const size_t clprim__cl_file_count;
-
-/* ---- tuning (tuning.c) ---- */
-
-typedef struct clprim__tuning {
-    unsigned wg_size;      /* work-items per work-group (power of two, multiple of SIMD width) */
-    unsigned coarse_items; /* elements per work-item of the taught coarsened scan */
-    unsigned tile_items;   /* elements per work-item of the tuned multilevel tile */
-    unsigned sp_tile_items; /* elements per work-item of the single-pass tile */
-    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
-    unsigned reduce_groups_per_cu; /* reduce_fast's grid: work-groups per compute unit */
-    unsigned sp_groups_per_cu; /* single pass's grid: work-groups per compute unit, each
-                                  scanning tiles until none is left (0: one per tile) */
-    unsigned sp_wg_size;   /* the single pass's work-group size: its program is built
-                              with this as WG_SIZE (the same value: one program) */
-    unsigned sp_max_regs;  /* NVIDIA: registers per work-item the single pass is
-                              bounded to (build.c), 0: the compiler's choice */
-    clprim_scan_algorithm scan_auto; /* what AUTO runs */
-    size_t single_pass_max_n; /* AUTO's single-pass choice holds up to this n,
-                                 MULTILEVEL above (measured crossover) */
-    const char *source;    /* which tuning row, and where its numbers came from */
-    unsigned sp_prefetch;  /* not a row value: set per element by the scan driver
-                              (1: the single pass prefetches and loops over tiles) */
-} clprim__tuning;
-
-/* The parameters for the device and element size, from the tuning table
- * (device -> vendor -> device type -> default), with the development knobs
- * applied (CLPRIM_WG_SIZE, ...) and the work-group sizes clamped to a power of two the device
- * allows, at least one SIMD group. Each primitive still clamps to its own local memory. */
-clprim__tuning clprim__tuning_for(const clprim_device_info *dev, size_t elem_size);
-
-/* ---- temporary-memory pool (pool.c) ---- */
-
-typedef struct clprim__pool_buf clprim__pool_buf;
-typedef struct clprim__pool {
-    clprim__pool_buf *bufs;
-} clprim__pool;
-
-/* Lock held. Returns a buffer of at least `bytes` that commands enqueued on
- * `queue` after this call may use. */
-clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
-                                   size_t bytes, clprim__pool_buf **buf);
-cl_mem clprim__pool_mem(const clprim__pool_buf *buf);
-size_t clprim__pool_size(const clprim__pool_buf *buf);
-/* Single-pass scans keep tile status in a pooled buffer from call to call,
- * told apart by an epoch. `layout` names where the status lies (any value
- * that differs whenever state words could fall on another call's values).
- * Returns this call's epoch (>= 1); sets *needs_zero when the contents are
- * unknown (new buffer, last used for other data or another layout, or the
- * epoch wrapped) and the caller must zero-fill it before use. */
-cl_uint clprim__pool_epoch(clprim__pool_buf *buf, cl_ulong layout, int *needs_zero);
-/* Lock held. Hands the buffer back; `done` completes when the last command
- * using it, on `queue`, does. `done` may be NULL (no events were made, on an
- * in-order queue): the buffer is then reused only on that queue until idle
- * surplus is released (pool.c). */
-void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,
-                          cl_event done);
-void clprim__pool_destroy(clprim__pool *pool);
-
-/* ---- programs (build.c) ---- */
-
-typedef struct clprim__program clprim__program;
-
-/* Lock held. Builds (or finds in the context's cache) the program made of the
- * define header `defines`, the common headers and cl/<file>, with the tuning
- * values of *t appended as defines. If the device cannot run a kernel of the
- * program with t->wg_size work-items, the program is rebuilt with the largest
- * power of two it can. */
-clprim_status clprim__program_get(clprim_context *ctx, const char *file,
-                                  const char *defines, const clprim__tuning *t,
-                                  clprim__program **prog);
-/* The tuning the program was actually built with. */
-const clprim__tuning *clprim__program_tuning(const clprim__program *prog);
-/* Lock held. The program's kernel of that name (created once, then cached). */
-clprim_status clprim__program_kernel(clprim_context *ctx, clprim__program *prog,
-                                     const char *name, cl_kernel *kernel);
-void clprim__program_cache_destroy(clprim__program *first);
-/* Builds a program from source, through the disk cache (no tuning: used by
- * clprim__program_get and the probes). On a device that compiles to PTX and
- * with regs > 0, kernel `entry` is bounded to regs registers per work-item
- * (NULL, 0: no bound). On failure the build log is in the last error. */
-clprim_status clprim__build_source(clprim_context *ctx, const char *source,
-                                   const char *entry, unsigned regs, cl_program *program);
-/* Lock held. A program built from a binary of the context's device (*out,
- * or NULL with the driver's error returned). */
-cl_int clprim__build_binary(clprim_context *ctx, const unsigned char *bin, size_t len,
-                            const char *options, cl_program *out);
-/* The PTX edit behind that bound: a copy of ptx[0..len) with ".maxnreg regs"
- * in the entry's header (heap), or NULL when there is no such entry, it is
- * bounded already, or memory is short. */
-char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry,
-                                  unsigned regs);
-
-/* ---- on-disk program cache (disk_cache.c) ---- */
-
-/* The cache folder the options and environment choose (heap), or NULL when
- * the disk cache is off. */
-char *clprim__cache_dir(const clprim_context_options *opt);
-/* Lock held. The cache entry of (source, options): its key text (heap) and
- * its file's path in path[]; NULL when the disk cache is off (or memory is
- * short). One key serves the load and, on a miss, the store. */
-char *clprim__cache_key(const clprim_context *ctx, const char *source, const char *options,
-                        char *path, size_t path_size);
-/* Lock held. A program built from the entry's cached binary, or *program =
- * NULL on a miss (never an error). */
-void clprim__cache_load(clprim_context *ctx, const char *key, const char *path,
-                        const char *options, cl_program *program);
-/* Lock held. Keeps the built program's binary in the entry for later
- * processes. */
-void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
-                         cl_program program);
-
-/* ---- device facts (device.c) ---- */
-
-/* Fills *info from the device; simd_width may be left 0 when only a kernel can
- * tell (see clprim__probe_simd_width). */
-clprim_status clprim__device_probe(cl_device_id dev, unsigned flags,
-                                   clprim_device_info *info);
-/* Lock held. Sets info.simd_width from a probe kernel's preferred work-group
- * size multiple when no device attribute gave it. */
-clprim_status clprim__probe_simd_width(clprim_context *ctx);
-
-/* ---- the context ---- */
-
-struct clprim_context {
-    cl_context cl_ctx;
-    cl_device_id device;
-    cl_command_queue queue;
-    clprim_device_info info;
-    clprim_log_fn log;
-    void *log_user;
-    unsigned flags;
-    pthread_mutex_t lock;
-    char *error;          /* last failure's message (heap), or NULL */
-    clprim__program *programs;
-    clprim__pool pool;
-    char *cache_dir;      /* on-disk program cache folder, NULL when off */
-    unsigned long cache_writes;
-};
-
-/* Lock held (or ctx not yet shared). Records a failure message and returns
- * status, so that `return clprim__fail(ctx, CLPRIM_X, "...")` reads well. */
-clprim_status clprim__fail(clprim_context *ctx, clprim_status status,
-                           const char *fmt, ...) CLPRIM__PRINTF(3, 4);
-/* The same for callers that do not hold the lock (argument checks of the
- * blocking helpers before they take it). */
-clprim_status clprim__fail_locked(clprim_context *ctx, clprim_status status,
-                                  const char *fmt, ...) CLPRIM__PRINTF(3, 4);
-/* printf into a new heap string; NULL when out of memory. */
-char *clprim__format(const char *fmt, ...) CLPRIM__PRINTF(1, 2);
-/* Appends text (e.g. a build log) to the last failure's message. */
-void clprim__fail_append(clprim_context *ctx, const char *text);
-void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
-    CLPRIM__PRINTF(3, 4);
+/* ---- launch (launch.c) ---- */
 
 /* Checks that `mem` is a buffer of the context holding (off + n) elements of
  * `elem` bytes; `what` names the argument in the message. Lock held. */
@@ -203,13 +256,11 @@ clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem
 /* Checks a queue argument (NULL -> the context's queue) and a wait list. */
 clprim_status clprim__check_queue(clprim_context *ctx, cl_command_queue *queue,
                                   cl_uint num_wait, const cl_event *wait);
-
 /* Sets a kernel's first `count` arguments (sizes[i] bytes at values[i]). */
 clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, int count, const size_t *sizes,
                                const void *const *values);
 
-/* ---- enqueue helper: a chain of kernels forming one library call ---- */
-
+/* A chain of commands forming one library call. */
 typedef struct clprim__chain {
     cl_command_queue queue;
     int out_of_order;      /* chain each command to the previous one */
@@ -220,14 +271,101 @@ typedef struct clprim__chain {
                               pooled memory to hand back); else none are made */
 } clprim__chain;
 
-clprim_status clprim__chain_begin(clprim__chain *c, cl_command_queue queue,
-                                  cl_uint num_wait, const cl_event *wait);
 clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem,
                                  size_t bytes);
 clprim_status clprim__chain_kernel(clprim_context *ctx, clprim__chain *c, cl_kernel k,
                                    size_t groups, size_t wg_size);
-/* Gives the chain's last event to *event (or a marker on the wait list when
- * nothing was enqueued), or releases it when event is NULL. */
-clprim_status clprim__chain_end(clprim_context *ctx, clprim__chain *c, cl_event *event);
+
+/* One buffer argument of a call, as the validate helper checks it. */
+typedef struct clprim__call_buffer {
+    const char *name;      /* the parameter's name, for messages ("in", "out", ...) */
+    cl_mem mem;
+    size_t off, count;     /* in elements */
+    size_t elem;           /* bytes per element; 0: the call's element */
+} clprim__call_buffer;
+
+#define CLPRIM__MAX_CALL_BUFFERS 6
+#define CLPRIM__MAX_CALL_TEMPS 2
+
+/* What a primitive's call is made of, for clprim__launch_begin: the
+ * primitive fills it from its descriptor and arguments (data, no code). */
+typedef struct clprim__call {
+    const void *desc;                 /* the descriptor (must not be NULL) */
+    clprim_type type;                 /* the element: built-in (type, op) ... */
+    clprim_op op;
+    const clprim_operator *custom;    /* ... or the caller's operator */
+    int algorithm;                    /* desc->algorithm ... */
+    int algorithm_count;              /* ... must be below this ... */
+    const char *algorithm_enum;       /* ... else "desc->algorithm %d is not a <this>" */
+    cl_command_queue queue;           /* the caller's (NULL: the context's) */
+    cl_uint num_wait;
+    const cl_event *wait;
+    int num_buffers;
+    clprim__call_buffer buffers[CLPRIM__MAX_CALL_BUFFERS];
+} clprim__call;
+
+/* One call being enqueued: its element, chain and temporary memory. */
+typedef struct clprim__launch {
+    clprim_context *ctx;
+    clprim__element elem;
+    clprim__chain chain;
+    int num_temps;
+    clprim__pool_buf *temps[CLPRIM__MAX_CALL_TEMPS];
+} clprim__launch;
+
+/* Lock held. Validates the call (descriptor, element, algorithm range,
+ * queue and wait list, every buffer against CL_MEM_SIZE, in that order) and
+ * starts its chain; want_event says whether the caller asked for an event.
+ * clprim__launch_end must follow whatever this returns. */
+clprim_status clprim__launch_begin(clprim_context *ctx, clprim__launch *l, const clprim__call *c,
+                                   int want_event);
+/* Lock held. Temporary memory for the rest of the call (handed back by
+ * clprim__launch_end). */
+clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_buf **buf);
+/* Lock held. Hands the temporary memory back and gives the chain's last
+ * event to *event when st is CLPRIM_SUCCESS (a marker when nothing was
+ * enqueued); returns st, or the failure of that last step. */
+clprim_status clprim__launch_end(clprim__launch *l, clprim_status st, cl_event *event);
+
+/* Blocking helpers: a device buffer of `bytes` (at least 1) holding a copy
+ * of host memory `src` (NULL: uninitialised), and the copy back; failures
+ * are recorded with what failed. Take the lock for their messages. */
+clprim_status clprim__host_buffer_unlocked(clprim_context *ctx, size_t bytes, const void *src,
+                                           cl_mem *mem);
+clprim_status clprim__host_read_unlocked(clprim_context *ctx, cl_mem mem, size_t bytes, void *dst,
+                                         cl_uint num_wait, const cl_event *wait);
+
+/* ---- the primitives' tuning rows (scan_tuning.c, reduce_tuning.c) ---- */
+
+typedef struct clprim__scan_tuning {
+    unsigned wg_size;      /* work-items per work-group (power of two, multiple of SIMD width) */
+    unsigned coarse_items; /* elements per work-item of the taught coarsened scan */
+    unsigned tile_items;   /* elements per work-item of the tuned multilevel tile */
+    unsigned sp_tile_items; /* elements per work-item of the single-pass tile */
+    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    unsigned sp_groups_per_cu; /* single pass's grid: work-groups per compute unit, each
+                                  scanning tiles until none is left (0: one per tile) */
+    unsigned sp_wg_size;   /* the single pass's work-group size: its program is built
+                              with this as WG_SIZE (the same value: one program) */
+    unsigned sp_max_regs;  /* NVIDIA: registers per work-item the single pass is
+                              bounded to (build.c), 0: the compiler's choice */
+    clprim_scan_algorithm scan_auto; /* what AUTO runs */
+    size_t single_pass_max_n; /* AUTO's single-pass choice holds up to this n,
+                                 MULTILEVEL above (measured crossover) */
+    const char *source;    /* which tuning row, and where its numbers came from */
+} clprim__scan_tuning;
+
+/* The row for the device and element size, with the development knobs
+ * applied (CLPRIM_WG_SIZE, ...) and work-group sizes clamped to what the
+ * device allows. scan.c still clamps to its local memory. */
+clprim__scan_tuning clprim__scan_tuning_for(const clprim_device_info *d, size_t elem_size);
+
+typedef struct clprim__reduce_tuning {
+    unsigned wg_size;       /* work-items per work-group */
+    unsigned groups_per_cu; /* reduce_fast's grid: work-groups per compute unit */
+    const char *source;
+} clprim__reduce_tuning;
+
+clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_device_info *d, size_t elem_size);
 
 #endif /* CLPRIM_INTERNAL_H */

@@ -22,9 +22,9 @@ struct clprim__pool_buf {
     cl_command_queue queue; /* retained, so that its address cannot be reused */
     int queue_in_order;
     cl_event done;          /* retained, or NULL */
-    cl_uint epoch;          /* single-pass status epoch; 0: contents unknown */
-    cl_ulong layout;        /* what the status of that epoch looks like */
-    int stateful;           /* this use keeps single-pass status in it */
+    cl_uint generation;     /* of the state kept in it; 0: contents unknown */
+    cl_ulong layout;        /* where that state lies */
+    int stateful;           /* this use keeps state in it */
     clprim__pool_buf *next;
 };
 
@@ -64,7 +64,7 @@ clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
     cl_int err;
 
     /* the smallest reusable buffer that fits; free surplus idle ones */
-    for (link = &ctx->pool.bufs; (b = *link) != NULL;) {
+    for (link = &ctx->pool; (b = *link) != NULL;) {
         int ok = reusable(b, queue);
         if (ok && b->size >= bytes && (!best || b->size < best->size))
             best = b;
@@ -97,8 +97,8 @@ clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
     clprim__log(ctx, CLPRIM_LOG_DEBUG, "pool: new temporary buffer of %zu bytes", alloc);
     b->size = alloc;
     b->busy = 1;
-    b->next = ctx->pool.bufs;
-    ctx->pool.bufs = b;
+    b->next = ctx->pool;
+    ctx->pool = b;
     *out = b;
     return CLPRIM_SUCCESS;
 }
@@ -113,20 +113,20 @@ size_t clprim__pool_size(const clprim__pool_buf *buf)
     return buf->size;
 }
 
-cl_uint clprim__pool_epoch(clprim__pool_buf *buf, cl_ulong layout, int *needs_zero)
+cl_uint clprim__pool_generation(clprim__pool_buf *buf, cl_ulong layout, cl_uint limit,
+                               int *needs_zero)
 {
-    /* state words hold the epoch in 30 bits; under another layout, words of
-     * this call may lie where the last one kept values, which could read as
-     * a state of the new epoch */
-    *needs_zero = buf->epoch == 0 || buf->epoch >= (1u << 30) - 1 || buf->layout != layout;
+    /* under another layout, words of this call may lie where the last one
+     * kept other values, which could read as state of the new generation */
+    *needs_zero = buf->generation == 0 || buf->generation + 1 >= limit || buf->layout != layout;
     buf->layout = layout;
-    buf->epoch = *needs_zero ? 1 : buf->epoch + 1;
+    buf->generation = *needs_zero ? 1 : buf->generation + 1;
     buf->stateful = 1;
-    return buf->epoch;
+    return buf->generation;
 }
 
 void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,
-                          cl_event done)
+                          cl_event done, int failed)
 {
     if (buf->done)
         clReleaseEvent(buf->done);
@@ -138,17 +138,17 @@ void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_
     buf->queue = queue;
     clRetainCommandQueue(queue);
     buf->queue_in_order = in_order;
-    if (!buf->stateful)
-        buf->epoch = 0; /* other data overwrote any status */
+    if (!buf->stateful || failed)
+        buf->generation = 0; /* other data overwrote any state, or its zero-fill or
+                                its call's commands may never have run */
     buf->busy = 0;
 }
 
-void clprim__pool_destroy(clprim__pool *pool)
+void clprim__pool_destroy(clprim__pool_buf *first)
 {
-    clprim__pool_buf *b, *next;
-    for (b = pool->bufs; b; b = next) {
-        next = b->next;
-        free_buf(b);
+    clprim__pool_buf *next;
+    for (; first; first = next) {
+        next = first->next;
+        free_buf(first);
     }
-    pool->bufs = NULL;
 }

@@ -1,9 +1,14 @@
-/* Reduce: validation, the levels that combine partial results on the device,
- * and the blocking helpers. */
+/* Reduce: the levels that combine partial results on the device, and the
+ * blocking helpers. Validation, arguments and the enqueue chain are the
+ * launch layer's; the contract with the kernels is cl/reduce_abi.h. */
 #include "internal.h"
+
+#include "reduce_abi.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static const char *const program_files[] = {"reduce_abi.h", "reduce.cl", NULL};
 
 static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_] = {
     [CLPRIM_REDUCE_NAIVE_TREE] = "reduce_naive",
@@ -11,40 +16,8 @@ static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_] = {
     [CLPRIM_REDUCE_FAST] = "reduce_fast",
 };
 
-/* cl/reduce.cl's REDUCE_UNROLL times its vector (16 bytes of a built-in
- * type, one element of a caller's): elements a work-item loads per round,
- * which sizes the grid of small inputs */
-static size_t fast_items_per_thread(const clprim__element *e)
-{
-    return e->builtin ? 4 * 16 / e->size : 4;
-}
-
-static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
-                              const clprim_reduce_desc *d, cl_mem in, size_t in_off, size_t n,
-                              cl_mem result, size_t result_off, cl_uint num_wait,
-                              const cl_event *wait, clprim__element *e)
-{
-    clprim_status st;
-    if (!d)
-        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
-    st = clprim__element_resolve(ctx, d->type, d->op, d->custom, e);
-    if (st != CLPRIM_SUCCESS)
-        return st;
-    if ((unsigned)d->algorithm >= CLPRIM_REDUCE_ALGORITHM_COUNT_)
-        return clprim__fail(ctx, CLPRIM_UNKNOWN_ALGORITHM,
-                            "desc->algorithm %d is not a clprim_reduce_algorithm",
-                            (int)d->algorithm);
-    st = clprim__check_queue(ctx, queue, num_wait, wait);
-    if (st != CLPRIM_SUCCESS)
-        return st;
-    st = clprim__check_buffer(ctx, "in", in, in_off, n, e->size);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__check_buffer(ctx, "result", result, result_off, 1, e->size);
-    return st;
-}
-
 /* Work-groups of one level over n elements. */
-static size_t level_groups(clprim_reduce_algorithm a, const clprim__tuning *t,
+static size_t level_groups(clprim_reduce_algorithm a, const clprim__reduce_tuning *t,
                            const clprim_device_info *d, size_t n, const clprim__element *e)
 {
     size_t per, groups, most;
@@ -52,9 +25,9 @@ static size_t level_groups(clprim_reduce_algorithm a, const clprim__tuning *t,
         per = 2 * (size_t)t->wg_size;
         return n ? (n + per - 1) / per : 1;
     }
-    per = (size_t)t->wg_size * fast_items_per_thread(e);
+    per = (size_t)t->wg_size * REDUCE_ITEMS_PER_ROUND(e->builtin, e->size);
     groups = n ? (n + per - 1) / per : 1;
-    most = (size_t)d->compute_units * t->reduce_groups_per_cu;
+    most = (size_t)d->compute_units * t->groups_per_cu;
     return groups < most ? groups : most ? most : 1;
 }
 
@@ -72,28 +45,30 @@ static clprim_status set_args(clprim_context *ctx, cl_kernel k, cl_mem in, cl_ul
  * partials, kept with their counter in pooled memory (zeroed once, reset by
  * the kernel after each use). CLPRIM_REDUCE_TWO_LAUNCHES (development knob)
  * takes the two-launch path instead, to compare them. */
-static clprim_status reduce_fast_once(clprim_context *ctx, clprim__chain *chain, cl_kernel k,
-                                      const clprim__tuning *t, cl_command_queue queue, cl_mem in,
-                                      size_t in_off, size_t n, cl_mem result, size_t result_off,
-                                      size_t groups, size_t elem, clprim__pool_buf **buf)
+static clprim_status reduce_fast_once(clprim__launch *l, cl_kernel k, unsigned wg_size,
+                                      cl_mem in, size_t in_off, size_t n, cl_mem result,
+                                      size_t result_off, size_t groups)
 {
+    clprim_context *ctx = l->ctx;
+    clprim__pool_buf *buf;
     cl_mem state = NULL;
     clprim_status st = CLPRIM_SUCCESS;
     if (groups > 1) {
         int needs_zero;
-        st = clprim__pool_acquire(ctx, queue, 128 + groups * elem, buf); /* cl/reduce.cl */
+        st = clprim__launch_temp(l, REDUCE_STATE_PARTIALS_OFFSET + groups * l->elem.size, &buf);
         if (st != CLPRIM_SUCCESS)
             return st;
-        state = clprim__pool_mem(*buf);
-        /* a counter left at 0 by every use (layout: any value no scan uses) */
-        clprim__pool_epoch(*buf, ~(cl_ulong)0, &needs_zero);
+        state = clprim__pool_mem(buf);
+        /* a counter left at 0 by every use: zeroed once (layout: a value no
+         * tile state uses; no generation is kept in it) */
+        clprim__pool_generation(buf, ~(cl_ulong)0, ~0u, &needs_zero);
         if (needs_zero)
-            st = clprim__chain_fill(ctx, chain, state, clprim__pool_size(*buf));
+            st = clprim__chain_fill(ctx, &l->chain, state, clprim__pool_size(buf));
     }
     if (st == CLPRIM_SUCCESS)
         st = set_args(ctx, k, in, in_off, n, result, result_off, &state);
     if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(ctx, chain, k, groups, t->wg_size);
+        st = clprim__chain_kernel(ctx, &l->chain, k, groups, wg_size);
     return st;
 }
 
@@ -102,51 +77,57 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
                                    size_t n, cl_mem result, size_t result_off, cl_uint num_wait,
                                    const cl_event *wait, cl_event *event)
 {
-    clprim__chain chain;
+    clprim__call call = {d, 0, 0, NULL, 0, CLPRIM_REDUCE_ALGORITHM_COUNT_,
+                         "clprim_reduce_algorithm", queue, num_wait, wait, 2,
+                         {{"in", in, in_off, n, 0}, {"result", result, result_off, 1, 0}}};
+    clprim__program_spec spec = {program_files, NULL, NULL, 0, NULL, 0};
+    clprim__launch l;
     clprim__program *prog;
     clprim__pool_buf *buf = NULL;
-    clprim__tuning t;
+    clprim__reduce_tuning t;
     clprim_reduce_algorithm algo;
     cl_kernel k;
-    clprim__element e;
     size_t elem, temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
     clprim_status st;
 
-    memset(&chain, 0, sizeof chain);
-    st = validate(ctx, &queue, d, in, in_off, n, result, result_off, num_wait, wait, &e);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_begin(&chain, queue, num_wait, wait);
-    chain.need_events |= event != NULL;
+    if (d) {
+        call.type = d->type;
+        call.op = d->op;
+        call.custom = d->custom;
+        call.algorithm = (int)d->algorithm;
+    }
+    st = clprim__launch_begin(ctx, &l, &call, event != NULL);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
 
-    elem = e.size;
-    t = clprim__tuning_for(&ctx->info, elem);
+    elem = l.elem.size;
+    t = clprim__reduce_tuning_for(&ctx->info, elem);
     /* the trees hold 2 * WG_SIZE elements in local memory */
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;
-    st = clprim__program_get(ctx, "reduce.cl", e.defines, &t, &prog);
+    spec.element = l.elem.defines;
+    spec.wg_size = t.wg_size;
+    st = clprim__program_get(ctx, &spec, &prog);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
-    t = *clprim__program_tuning(prog);
+    t.wg_size = clprim__program_wg_size(prog);
     algo = d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : d->algorithm;
     st = clprim__program_kernel(ctx, prog, kernels[algo], &k);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
 
-    groups = level_groups(algo, &t, &ctx->info, n, &e);
+    groups = level_groups(algo, &t, &ctx->info, n, &l.elem);
     if (algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES")) {
-        st = reduce_fast_once(ctx, &chain, k, &t, queue, in, in_off, n, result, result_off,
-                              groups, elem, &buf);
+        st = reduce_fast_once(&l, k, t.wg_size, in, in_off, n, result, result_off, groups);
         goto cleanup;
     }
     /* partial results of every level but the last live in pooled memory */
-    for (m = n; (groups = level_groups(algo, &t, &ctx->info, m, &e)) > 1; m = groups)
+    for (m = n; (groups = level_groups(algo, &t, &ctx->info, m, &l.elem)) > 1; m = groups)
         temp_n += groups;
     if (temp_n) {
-        st = clprim__pool_acquire(ctx, queue, temp_n * elem, &buf);
+        st = clprim__launch_temp(&l, temp_n * elem, &buf);
         if (st != CLPRIM_SUCCESS)
             goto cleanup;
     }
@@ -156,13 +137,13 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
     m = n;
     temp_n = 0;
     do {
-        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &e)) == 1;
+        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &l.elem)) == 1;
         cl_mem dst = last ? result : clprim__pool_mem(buf);
         const size_t dst_off = last ? result_off : temp_n;
         st = set_args(ctx, k, src, off, m, dst, dst_off,
                       algo == CLPRIM_REDUCE_FAST ? &none : NULL); /* no state: two launches */
         if (st == CLPRIM_SUCCESS)
-            st = clprim__chain_kernel(ctx, &chain, k, groups, t.wg_size);
+            st = clprim__chain_kernel(ctx, &l.chain, k, groups, t.wg_size);
         src = dst;
         off = dst_off;
         m = groups;
@@ -170,13 +151,7 @@ static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
     } while (st == CLPRIM_SUCCESS && groups > 1);
 
 cleanup:
-    if (buf)
-        clprim__pool_release(buf, chain.queue, !chain.out_of_order, chain.last);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_end(ctx, &chain, event);
-    else
-        clprim__chain_end(ctx, &chain, NULL);
-    return st;
+    return clprim__launch_end(&l, st, event);
 }
 
 clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
@@ -206,10 +181,10 @@ clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc 
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
     if (!d || !value)
-        return clprim__fail_locked(ctx, CLPRIM_INVALID_ARGUMENT, "desc or value is NULL");
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc or value is NULL");
     elem = clprim__element_size(d->type, d->custom);
     if (!elem)
-        return clprim__fail_locked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
                                    (int)d->type);
     /* the one-element result goes through pooled memory, so steady-state
      * calls allocate nothing */
@@ -217,11 +192,15 @@ clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc 
     st = clprim__pool_acquire(ctx, ctx->queue, elem, &buf);
     if (st == CLPRIM_SUCCESS)
         st = reduce_locked(ctx, NULL, d, in, in_off, n, clprim__pool_mem(buf), 0, 0, NULL, &done);
-    if (st == CLPRIM_SUCCESS)
-        st = clEnqueueReadBuffer(ctx->queue, clprim__pool_mem(buf), CL_TRUE, 0, elem, value, 1,
-                                 &done, NULL);
-    if (buf)
-        clprim__pool_release(buf, ctx->queue, 0, done); /* order unknown: wait for done */
+    if (st == CLPRIM_SUCCESS) {
+        cl_int err = clEnqueueReadBuffer(ctx->queue, clprim__pool_mem(buf), CL_TRUE, 0, elem,
+                                         value, 1, &done, NULL);
+        if (err != CL_SUCCESS)
+            st = clprim__fail(ctx, err, "copying the result back to the host failed: %s",
+                              clprim_status_string(err));
+    }
+    if (buf) /* order unknown: wait for done */
+        clprim__pool_release(buf, ctx->queue, 0, done, st != CLPRIM_SUCCESS);
     pthread_mutex_unlock(&ctx->lock);
     if (done)
         clReleaseEvent(done);
@@ -241,11 +220,10 @@ clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *
     if (!elem || (n && !in))
         return clprim_reduce_value(ctx, d, NULL, 0, n, value); /* reports the bad argument */
     if (n && (n * elem) / n != elem)
-        return CLPRIM_OUT_OF_BOUNDS;
-    buf = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, n ? n * elem : elem, NULL, &st);
-    if (st == CL_SUCCESS && n)
-        st = clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, n * elem, in, 0, NULL, NULL);
-    if (st == CL_SUCCESS)
+        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "n = %zu elements of %zu bytes "
+                                     "overflow size_t", n, elem);
+    st = clprim__host_buffer_unlocked(ctx, n * elem, in, &buf);
+    if (st == CLPRIM_SUCCESS)
         st = clprim_reduce_value(ctx, d, buf, 0, n, value);
     if (buf)
         clReleaseMemObject(buf);
@@ -269,7 +247,7 @@ clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
     if (!mean || n == 0)
-        return clprim__fail_locked(ctx, CLPRIM_INVALID_ARGUMENT,
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                    mean ? "the mean of 0 elements is undefined" : "mean is NULL");
     st = clprim_reduce_value(ctx, &d, in, in_off, n, &sum);
     if (st != CLPRIM_SUCCESS)

@@ -1,18 +1,19 @@
-/* Scan: validation, parameters, and the hierarchical driver that extends
- * every work-group algorithm of cl/scan.cl to any n. */
+/* Scan: parameters, and the hierarchical driver that extends every
+ * work-group algorithm of cl/scan.cl to any n; the single pass in one
+ * launch. Validation, arguments and the enqueue chain are the launch
+ * layer's; the contract with the kernels is cl/scan_abi.h. */
 #include "internal.h"
 
+#include "common/abi.h"
+#include "scan_abi.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* cl/scan.cl's flags */
-#define SCAN_EXCLUSIVE 1u
-#define SCAN_WRITE_SUMS 2u
-#define SCAN_READ_CARRY 4u
-#define SCAN_DOMINO 8u
-#define SCAN_ONE_TILE 16u
-#define SCAN_IN_PLACE 32u
-#define SCAN_ALIGNED 64u
+/* the single pass carries the element itself: lookback.clh's defaults */
+static const char *const program_files[] = {"scan_abi.h", "common/lookback.clh", "scan.cl",
+                                            NULL};
 
 /* The tile kernel of each algorithm (AUTO resolves to one of the others). */
 static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
@@ -34,7 +35,7 @@ static int is_single_pass(clprim_scan_algorithm a)
 /* AUTO: the tuning table's choice for this n, unless CLPRIM_SCAN_SINGLE_PASS
  * forces the single-pass (1) or multilevel (0) path; never a path the device
  * cannot run. */
-static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clprim__tuning *t,
+static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clprim__scan_tuning *t,
                                           size_t n)
 {
     const char *force = getenv("CLPRIM_SCAN_SINGLE_PASS");
@@ -50,24 +51,16 @@ static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clpri
     return a;
 }
 
-/* 64-bit status words per tile (cl/common/lookback.clh): 1 packed (4-byte
+/* 64-bit status words per tile (cl/common/abi.h): 1 packed (4-byte
  * built-in types), 2 split (8-byte ones); 0: a state word and value slots. */
 static size_t status_words(const clprim__element *e)
 {
     return e->builtin ? e->size / 4 : 0;
 }
 
-/* Bytes of single-pass status for `tiles` tiles. */
-static size_t single_pass_state_bytes(size_t tiles, const clprim__element *e)
-{
-    if (status_words(e))
-        return 16 + tiles * 8 * status_words(e);
-    return ((16 + tiles * 4 + 127) & ~(size_t)127) + 2 * tiles * e->size;
-}
-
-/* Tells the pool where that status lies: status words stay where they are
- * whatever the tile count; value slots move with the tile count and element
- * size. */
+/* Tells the pool where the tile state lies: status words stay where they
+ * are whatever the tile count; value slots move with the tile count and
+ * element size. */
 static cl_ulong single_pass_layout(size_t tiles, const clprim__element *e)
 {
     if (status_words(e))
@@ -76,7 +69,7 @@ static cl_ulong single_pass_layout(size_t tiles, const clprim__element *e)
 }
 
 /* Elements one work-group scans (must match cl/scan.cl). */
-static size_t tile_size(clprim_scan_algorithm a, const clprim__tuning *t)
+static size_t tile_size(clprim_scan_algorithm a, const clprim__scan_tuning *t)
 {
     switch (a) {
     case CLPRIM_SCAN_KOGGE_STONE:
@@ -95,28 +88,20 @@ static size_t tile_size(clprim_scan_algorithm a, const clprim__tuning *t)
     }
 }
 
-/* Local memory of the program's hungriest kernel (cl/scan.cl's declarations). */
-static size_t local_bytes(const clprim__tuning *t, size_t elem, size_t banks)
+/* The single pass prefetches its next tile into registers (and then loops
+ * over tiles on a bounded grid) for built-in elements, whose operators
+ * commute, while the tile's share fits in 32 registers; the caller's types
+ * scan one tile per work-group. */
+static unsigned sp_prefetch(const clprim__element *e, const clprim__scan_tuning *t)
 {
-#define PADDED(n) ((n) + (n) / banks + 1)
-    size_t wg = t->wg_size, most = PADDED(2 * wg);
-    size_t coarse = PADDED(wg * t->coarse_items) + wg, tile = PADDED(wg * t->tile_items) + wg;
-    size_t single = PADDED(wg * t->sp_tile_items) + 2 * wg + 2; /* 2 scratch, carry, tickets */
-#undef PADDED
-    if (coarse > most)
-        most = coarse;
-    if (tile > most)
-        most = tile;
-    if (single > most)
-        most = single;
-    return most * elem;
+    return e->builtin && e->size * t->sp_tile_items <= 128;
 }
 
 /* The table's tuning t for this device and element size, clamped to the
  * device's limits and the scan program's local memory. A single pass runs in a program of
  * its own work-group size (the same program where the sizes agree). */
-static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__element *e,
-                                  clprim__tuning t, int single_pass)
+static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__element *e,
+                                       clprim__scan_tuning t, int single_pass)
 {
     const size_t elem = e->size;
     const clprim_device_info *d = &ctx->info;
@@ -124,7 +109,8 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__eleme
         t.wg_size = t.sp_wg_size;
     /* leave room for what drivers keep in local memory themselves */
     const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
-    while (local_bytes(&t, elem, d->local_mem_banks) > budget) {
+    while (SCAN_LOCAL_ELEMENTS((size_t)t.wg_size, t.coarse_items, t.tile_items, t.sp_tile_items,
+                               (size_t)d->local_mem_banks) * elem > budget) {
         if (t.sp_tile_items > 1 && t.sp_tile_items >= t.tile_items)
             t.sp_tile_items /= 2;
         else if (t.tile_items > 1 && t.tile_items >= t.coarse_items)
@@ -136,54 +122,22 @@ static clprim__tuning scan_tuning(const clprim_context *ctx, const clprim__eleme
         else
             break;
     }
-    if (e->builtin) { /* whole 16-byte chunks of built-in elements (cl/scan.cl) */
-        const unsigned chunk = (unsigned)(16 / elem);
+    if (e->builtin) { /* whole chunks of built-in elements (cl/scan_abi.h) */
+        const unsigned chunk = (unsigned)(SCAN_CHUNK_BYTES / elem);
         t.sp_tile_items = t.sp_tile_items < chunk ? chunk : t.sp_tile_items / chunk * chunk;
     }
-    /* The single pass prefetches its next tile into registers (and then
-     * loops over tiles on a bounded grid) for built-in elements, whose
-     * operators commute, while the tile's share fits in 32 registers; the
-     * caller's types scan one tile per work-group. */
-    t.sp_prefetch = e->builtin && elem * t.sp_tile_items <= 128;
-    if (!t.sp_prefetch)
+    if (!sp_prefetch(e, &t))
         t.sp_groups_per_cu = 0;
     return t;
 }
 
-static clprim_status validate(clprim_context *ctx, cl_command_queue *queue,
-                              const clprim_scan_desc *d, cl_mem in, size_t in_off, cl_mem out,
-                              size_t out_off, size_t n, cl_uint num_wait, const cl_event *wait,
-                              clprim__element *e)
-{
-    clprim_status st;
-    if (!d)
-        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
-    st = clprim__element_resolve(ctx, d->type, d->op, d->custom, e);
-    if (st != CLPRIM_SUCCESS)
-        return st;
-    if ((unsigned)d->algorithm >= CLPRIM_SCAN_ALGORITHM_COUNT_)
-        return clprim__fail(ctx, CLPRIM_UNKNOWN_ALGORITHM,
-                            "desc->algorithm %d is not a clprim_scan_algorithm", (int)d->algorithm);
-    if (is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
-        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
-                            "%s needs cl_khr_int64_base_atomics, which %s lacks",
-                            clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
-    st = clprim__check_queue(ctx, queue, num_wait, wait);
-    if (st != CLPRIM_SUCCESS)
-        return st;
-    st = clprim__check_buffer(ctx, "in", in, in_off, n, e->size);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__check_buffer(ctx, "out", out, out_off, n, e->size);
-    return st;
-}
-
 typedef struct scan_run {
     clprim_context *ctx;
-    clprim__chain chain;
+    clprim__chain *chain;
     cl_kernel tile_kernel, add_kernel, reduce_kernel;
     int reduce_then_scan; /* MULTILEVEL: reduce tiles, scan totals, scan with carry */
     size_t tile, wg;
-    unsigned groups_per_cu; /* single pass (clprim__tuning.sp_groups_per_cu) */
+    unsigned groups_per_cu; /* single pass (clprim__scan_tuning.sp_groups_per_cu) */
     cl_mem temp;
 } scan_run;
 
@@ -208,7 +162,7 @@ static clprim_status enqueue_tiles(scan_run *r, cl_mem in, cl_ulong in_off, cl_m
                                   groups > 1 ? &r->temp : &none, &temp_off, &flags};
     clprim_status st = clprim__set_args(r->ctx, r->tile_kernel, 8, sizes, values);
     if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)groups, r->wg);
+        st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel, (size_t)groups, r->wg);
     return st;
 }
 
@@ -231,7 +185,7 @@ static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem 
         const void *const values[] = {&in, &in_off, &n, &r->temp, &temp_off};
         st = clprim__set_args(r->ctx, r->reduce_kernel, 5, sizes, values);
         if (st == CLPRIM_SUCCESS)
-            st = clprim__chain_kernel(r->ctx, &r->chain, r->reduce_kernel, (size_t)groups, r->wg);
+            st = clprim__chain_kernel(r->ctx, r->chain, r->reduce_kernel, (size_t)groups, r->wg);
     } else {
         st = enqueue_tiles(r, in, in_off, out, out_off, n, flags | SCAN_WRITE_SUMS, temp_off,
                            groups);
@@ -250,7 +204,7 @@ static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem 
         st = clprim__set_args(r->ctx, r->add_kernel, 6, sizes, values);
     }
     if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(r->ctx, &r->chain, r->add_kernel, (size_t)groups - 1, r->wg);
+        st = clprim__chain_kernel(r->ctx, r->chain, r->add_kernel, (size_t)groups - 1, r->wg);
     return st;
 }
 
@@ -262,21 +216,22 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_u
     const cl_ulong tiles = (n + r->tile - 1) / r->tile;
     const cl_mem none = NULL;
     cl_mem mem = state ? clprim__pool_mem(state) : NULL;
-    cl_uint epoch = 0;
+    cl_uint generation = 0;
     clprim_status st = CLPRIM_SUCCESS;
 
     if (tiles == 1) {
         flags |= SCAN_ONE_TILE;
     } else {
         int needs_zero;
-        epoch = clprim__pool_epoch(state, layout, &needs_zero);
+        generation = clprim__pool_generation(state, layout, CLPRIM_TILE_GENERATION_LIMIT,
+                                             &needs_zero);
         if (needs_zero)
-            st = clprim__chain_fill(r->ctx, &r->chain, mem, clprim__pool_size(state));
+            st = clprim__chain_fill(r->ctx, r->chain, mem, clprim__pool_size(state));
     }
     if (st == CLPRIM_SUCCESS) {
         const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 4, 4};
         const void *const values[] = {&in, &in_off, &out, &out_off, &n,
-                                      tiles > 1 ? &mem : &none, &epoch, &flags};
+                                      tiles > 1 ? &mem : &none, &generation, &flags};
         st = clprim__set_args(r->ctx, r->tile_kernel, 8, sizes, values);
     }
     if (st == CLPRIM_SUCCESS) {
@@ -284,9 +239,19 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_u
         const cl_ulong most = (cl_ulong)r->ctx->info.compute_units * r->groups_per_cu;
         const int loop = r->groups_per_cu && !(flags & SCAN_DOMINO); /* cl/scan.cl */
         const cl_ulong groups = loop && most && most < tiles ? most : tiles;
-        st = clprim__chain_kernel(r->ctx, &r->chain, r->tile_kernel, (size_t)groups, r->wg);
+        st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel, (size_t)groups, r->wg);
     }
     return st;
+}
+
+/* "#define NAME value" lines of scan.cl's tuning values (the work-group
+ * size is the build step's). */
+static void scan_params(char *buf, size_t size, const clprim__scan_tuning *t, unsigned prefetch)
+{
+    snprintf(buf, size,
+             "#define COARSE_ITEMS %u\n#define TILE_ITEMS %u\n#define SP_TILE_ITEMS %u\n"
+             "#define LOOKBACK_SPINS %u\n#define SP_PREFETCH %u\n",
+             t->coarse_items, t->tile_items, t->sp_tile_items, t->lookback_spins, prefetch);
 }
 
 static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
@@ -294,31 +259,49 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
                                  size_t out_off, size_t n, cl_uint num_wait, const cl_event *wait,
                                  cl_event *event)
 {
+    clprim__call call = {d, 0, 0, NULL, 0, CLPRIM_SCAN_ALGORITHM_COUNT_, "clprim_scan_algorithm",
+                         queue, num_wait, wait, 2,
+                         {{"in", in, in_off, n, 0}, {"out", out, out_off, n, 0}}};
+    clprim__program_spec spec = {program_files, NULL, NULL, 0, "scan_single_pass", 0};
+    clprim__launch l;
     scan_run r;
     clprim__program *prog;
     clprim__pool_buf *buf = NULL;
-    clprim__tuning t;
+    clprim__scan_tuning t;
     clprim_scan_algorithm algo;
-    clprim__element e;
+    const clprim__element *e = &l.elem;
+    char params[256];
     size_t temp_n;
     clprim_status st;
 
+    if (d) {
+        call.type = d->type;
+        call.op = d->op;
+        call.custom = d->custom;
+        call.algorithm = (int)d->algorithm;
+    }
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
-    st = validate(ctx, &queue, d, in, in_off, out, out_off, n, num_wait, wait, &e);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_begin(&r.chain, queue, num_wait, wait);
-    r.chain.need_events |= event != NULL;
+    r.chain = &l.chain;
+    st = clprim__launch_begin(ctx, &l, &call, event != NULL);
+    if (st == CLPRIM_SUCCESS && is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
+        st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
+                          clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
     if (st != CLPRIM_SUCCESS || n == 0)
         goto cleanup;
 
-    t = clprim__tuning_for(&ctx->info, e.size);
+    t = clprim__scan_tuning_for(&ctx->info, e->size);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
-    t = scan_tuning(ctx, &e, t, is_single_pass(algo));
-    st = clprim__program_get(ctx, "scan.cl", e.defines, &t, &prog);
+    t = scan_tuning(ctx, e, t, is_single_pass(algo));
+    scan_params(params, sizeof params, &t, sp_prefetch(e, &t));
+    spec.element = e->defines;
+    spec.params = params;
+    spec.wg_size = t.wg_size;
+    spec.bound_regs = t.sp_max_regs; /* the single pass's (its other kernels stay well below) */
+    st = clprim__program_get(ctx, &spec, &prog);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
-    t = *clprim__program_tuning(prog);
+    t.wg_size = clprim__program_wg_size(prog);
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
     r.groups_per_cu = t.sp_groups_per_cu;
@@ -328,16 +311,17 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     if (is_single_pass(algo)) {
         const size_t tiles = (n + r.tile - 1) / r.tile;
         if (tiles > 1) {
-            st = clprim__pool_acquire(ctx, queue, single_pass_state_bytes(tiles, &e), &buf);
+            st = clprim__launch_temp(&l, CLPRIM_TILE_STATE_BYTES(tiles, status_words(e), e->size),
+                                     &buf);
             if (st != CLPRIM_SUCCESS)
                 goto cleanup;
         }
-        st = scan_single_pass(&r, buf, single_pass_layout(tiles, &e), in, in_off, out, out_off, n,
+        st = scan_single_pass(&r, buf, single_pass_layout(tiles, e), in, in_off, out, out_off, n,
                               (d->exclusive ? SCAN_EXCLUSIVE : 0) |
                                   (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0) |
                                   (in == out ? SCAN_IN_PLACE : 0) |
-                                  (e.builtin && (in_off * e.size) % 16 == 0 &&
-                                           (out_off * e.size) % 16 == 0
+                                  (e->builtin && (in_off * e->size) % 16 == 0 &&
+                                           (out_off * e->size) % 16 == 0
                                        ? SCAN_ALIGNED
                                        : 0));
         goto cleanup;
@@ -351,7 +335,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
 
     temp_n = temp_elements(n, r.tile);
     if (temp_n) {
-        st = clprim__pool_acquire(ctx, queue, temp_n * e.size, &buf);
+        st = clprim__launch_temp(&l, temp_n * e->size, &buf);
         if (st != CLPRIM_SUCCESS)
             goto cleanup;
         r.temp = clprim__pool_mem(buf);
@@ -359,13 +343,7 @@ static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
     st = scan_level(&r, in, in_off, out, out_off, n, d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
 
 cleanup:
-    if (buf)
-        clprim__pool_release(buf, queue, !r.chain.out_of_order, r.chain.last);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_end(ctx, &r.chain, event);
-    else
-        clprim__chain_end(ctx, &r.chain, NULL);
-    return st;
+    return clprim__launch_end(&l, st, event);
 }
 
 clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clprim_scan_desc *d,
@@ -387,33 +365,27 @@ clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, c
                                void *out, size_t n)
 {
     cl_mem buf = NULL;
-    size_t bytes;
+    size_t bytes, elem;
     clprim_status st;
-
-    size_t elem;
 
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
     elem = d ? clprim__element_size(d->type, d->custom) : 0;
     if (d && !elem)
-        return clprim__fail_locked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
-                                   (int)d->type);
+        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                                     (int)d->type);
     if (!d || (n && (!in || !out)))
-        return clprim__fail_locked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
-    bytes = elem * (n ? n : 1);
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
+    bytes = elem * n;
     if (n && bytes / n != elem)
-        return CLPRIM_OUT_OF_BOUNDS;
+        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "n = %zu elements of %zu bytes "
+                                     "overflow size_t", n, elem);
     /* one buffer, scanned in place: half the device memory of in + out */
-    buf = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &st);
-    if (st != CL_SUCCESS)
-        goto cleanup;
-    if (n)
-        st = clEnqueueWriteBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, in, 0, NULL, NULL);
-    if (st == CL_SUCCESS)
+    st = clprim__host_buffer_unlocked(ctx, bytes, in, &buf);
+    if (st == CLPRIM_SUCCESS)
         st = clprim_scan(ctx, NULL, d, buf, 0, buf, 0, n, 0, NULL, NULL);
-    if (st == CL_SUCCESS && n)
-        st = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
-cleanup:
+    if (st == CLPRIM_SUCCESS && n)
+        st = clprim__host_read_unlocked(ctx, buf, bytes, out, 0, NULL);
     if (buf)
         clReleaseMemObject(buf);
     return st;

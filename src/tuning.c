@@ -1,154 +1,44 @@
-/* Tuning: the only place where work-group sizes and items per work-item are
- * chosen. Rows are data, matched most specific first (device name, then
- * vendor, then device type, then the default); each says where its numbers
- * came from. The values are clamped later to what the device and each kernel
- * allow (build.c, scan.c).
- *
- * Look-back spins: 4096 polls of a predecessor's status (about a millisecond
- * on a GPU, far longer than a running tile needs) before a tile computes the
- * predecessor's total itself; only devices that stall a running work-group
- * ever reach it. AUTO runs a single-pass scan only where it was measured
- * correct and fastest (README's performance table). */
+/* Tuning rows: how a primitive's table is matched to a device, the
+ * development knobs, and work-group sizes clamped to what the device allows.
+ * The rows themselves are each primitive's (src/<primitive>_tuning.c): the
+ * only place where work-group sizes and items per work-item are chosen,
+ * each row saying where its numbers came from. */
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct tuning_row {
-    cl_uint vendor_id;         /* 0: any */
-    const char *device_match;  /* substring of the device name; NULL: any */
-    cl_device_type type;       /* 0: any */
-    size_t elem_size;          /* 0: any */
-    clprim__tuning t;
-} tuning_row;
-
-/* Up to where AUTO takes the single pass on NVIDIA (above: MULTILEVEL). Since
- * the single pass keeps its tile in local memory and skips the release fence
- * when not in place, it measured faster than MULTILEVEL at every size on the
- * H100 (clprim-bench --preset full, NVIDIA OpenCL 580.159, 2026-11-22; README),
- * so there is no crossover left: the bound is kept as data for devices where
- * one is measured. */
-#define NVIDIA_4_MAX_N ((size_t)-1)
-#define NVIDIA_8_MAX_N ((size_t)-1)
-
-static const tuning_row rows[] = {
-    /* NVIDIA GPUs (warp 32): 256 work-items = 8 warps; multilevel: 16 items
-     * per work-item for 4-byte elements, 8 for 8-byte ones (the tile stays at
-     * 16-32 KiB of local memory); reduce: 8 work-groups of 256 fill an SM
-     * (2048 threads). Multilevel tile shapes checked with CLPRIM_WG_SIZE /
-     * CLPRIM_TILE_ITEMS sweeps on the H100 (README): 256x16 and 512x16 best
-     * among 64..512 x 8..32. Single pass (CLPRIM_SP_TILE_ITEMS sweeps, H100,
-     * 2^28, ratio to copy, before the prefetching loop): int32 24/32/40 per
-     * work-item 0.603/0.689/0.690, 128x64 0.687, 512x16 0.651; int64
-     * 12/16/20: 0.585/0.660/0.671. With the prefetching loop (2026-11-22):
-     * work-groups per compute unit 0 (one per tile) / 4 / 6 / 8: int32
-     * 0.851/0.899/0.907/0.909; int32 24/32/40 per work-item 0.888/0.907/0.838,
-     * 128x32 0.897, 512x16 0.742; int64 12/16/20: 0.643/0.740/0.747, 512x8
-     * 0.516, 8 groups per CU 0.739. With 16-byte chunks and 8-byte status
-     * words (2026-11-22, work-group x items x groups per CU; the single
-     * pass's own work-group size): int32 256x32x6 0.910, 256x32x4 0.912,
-     * 256x16x8 0.884, 128x32x8 0.918, 128x32x12 0.912, 128x16x16 0.876,
-     * 512x16x4 0.888; int64 256x16x6 0.931, 256x16x8 0.931, 128x16x12
-     * 0.955, 256x8x8 0.919, 128x8x16 0.914. Repeated: int32 128x32x8
-     * 0.918-0.928 but float 0.877-0.885 there, against 0.910-0.912 and
-     * 0.910-0.916 at 256x32x6 (rows match sizes, not types: 256x32x6 is the
-     * better pair, and one program serves every scan); int64 128x16x10 /
-     * 12 / 14 0.945 / 0.955-0.959 / 0.954. Cache hints on the 16-byte loads
-     * (ld.global.nc, L2::256B prefetch, L1::no_allocate) changed nothing
-     * beyond run-to-run spread, for the scan and for reduce; nor did
-     * folding the prefetched tile's aggregate as a tree (float 0.895-0.911).
-     * More 4-byte shapes (int32 / float): 64x32x16 0.894 / 0.884, 64x32x24
-     * 0.897 / 0.880, 128x32x10 0.926 / 0.890, 128x24x10 0.908 / 0.911,
-     * 256x32x5 0.908 / 0.910, 256x32x7 0.898 / 0.907, against 256x32x6
-     * 0.914 / 0.914 in the same run (more than 32 items would not fit the
-     * prefetch's 128 bytes of registers per work-item).
-     * Registers (2026-11-22; Nsight Compute on the driver's PTX, launched
-     * through the CUDA driver API): the compiler gives the 4-byte single
-     * pass 122-127 registers, so only 2 work-groups of 256 fit an SM
-     * whatever sp_groups_per_cu asks (the sweeps above moved nothing but
-     * the grid), and -cl-nv-maxrregcount changes nothing (40, 48, 56, 64:
-     * 0.901-0.919 per call, as without). Bounded in the PTX instead (sp_max_regs, build.c), same
-     * launch, ratio to copy of the kernel alone: none 0.935-0.941, 80
-     * (3 per SM, 20 bytes spilled) 0.961-0.966, 64 (4 per SM) 0.915-0.928,
-     * 48 0.75-0.81, 40 0.51-0.67; through OpenCL, per call / batched, with
-     * 80: int32 0.932-0.939 / 0.959-0.960, float 0.937-0.945 / 0.961-0.962
-     * at 3, 4 or 6 groups per CU. The 8-byte pass needs 80 unbounded (6 of
-     * 128 per SM); bounding it to 72 or 64 measured slower (0.937, 0.93). */
-    {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8,
-     {256, 8, 8, 16, 4096, 8, 12, 128, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
-      "NVIDIA GPU, 8-byte elements", 0}},
-    {0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 16, 32, 4096, 8, 6, 256, 80, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N,
-      "NVIDIA GPU", 0}},
-    /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
-    {0x1002, NULL, CL_DEVICE_TYPE_GPU, 0,
-     {256, 8, 8, 8, 4096, 4, 0, 256, 0, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)", 0}},
-    /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
-     * the per-work-group cost; 64 work-items keep the taught algorithms'
-     * tiles (64 or 128 elements) small enough for the edge-size tests. */
-    {0, NULL, CL_DEVICE_TYPE_CPU, 0,
-     {64, 8, 16, 16, 4096, 4, 0, 64, 0, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)", 0}},
-    /* anything else */
-    {0, NULL, 0, 0,
-     {128, 8, 8, 8, 4096, 4, 0, 128, 0, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)", 0}},
-};
-
-static clprim__tuning tuning_lookup(const clprim_device_info *dev, size_t elem_size)
+const void *clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, const void *rows,
+                               size_t count, size_t stride)
 {
+    const unsigned char *row = rows;
     size_t i;
-    for (i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
-        const tuning_row *r = &rows[i];
-        if (r->vendor_id && r->vendor_id != dev->vendor_id)
+    for (i = 0; i < count; ++i, row += stride) {
+        const clprim__row_match *m = (const clprim__row_match *)row;
+        if (m->vendor_id && m->vendor_id != dev->vendor_id)
             continue;
-        if (r->device_match && !strstr(dev->device_name, r->device_match))
+        if (m->device_match && !strstr(dev->device_name, m->device_match))
             continue;
-        if (r->type && !(r->type & dev->type))
+        if (m->type && !(m->type & dev->type))
             continue;
-        if (r->elem_size && r->elem_size != elem_size)
+        if (m->elem_size && m->elem_size != elem_size)
             continue;
-        return r->t;
+        return row;
     }
-    return rows[sizeof rows / sizeof rows[0] - 1].t;
+    return (const unsigned char *)rows + (count - 1) * stride;
 }
 
-/* A power of two the device allows, in whole SIMD groups where the device
- * allows that many work-items. */
-static unsigned clamp_wg(const clprim_device_info *d, unsigned wg)
+unsigned clprim__tuning_knob(const char *env, unsigned value)
+{
+    const char *v = getenv(env);
+    return v && *v ? (unsigned)strtoul(v, NULL, 10) : value;
+}
+
+unsigned clprim__clamp_wg(const clprim_device_info *d, unsigned wg)
 {
     while (wg > 1 && (wg > d->max_work_group_size || (wg & (wg - 1))))
         wg = wg & (wg - 1) ? wg & (wg - 1) : wg / 2;
     if (wg < d->simd_width && d->simd_width <= d->max_work_group_size)
         wg = d->simd_width;
-    return wg;
-}
-
-clprim__tuning clprim__tuning_for(const clprim_device_info *d, size_t elem_size)
-{
-    clprim__tuning t = tuning_lookup(d, elem_size);
-    /* development knobs: tile shapes for tuning runs, and a small spin bound
-     * that makes nearly every look-back take the fallback (which otherwise
-     * only stalled devices reach) for tests */
-    if (getenv("CLPRIM_WG_SIZE"))
-        t.wg_size = (unsigned)strtoul(getenv("CLPRIM_WG_SIZE"), NULL, 10);
-    if (getenv("CLPRIM_SP_WG_SIZE"))
-        t.sp_wg_size = (unsigned)strtoul(getenv("CLPRIM_SP_WG_SIZE"), NULL, 10);
-    if (getenv("CLPRIM_TILE_ITEMS"))
-        t.tile_items = (unsigned)strtoul(getenv("CLPRIM_TILE_ITEMS"), NULL, 10);
-    if (getenv("CLPRIM_SP_TILE_ITEMS"))
-        t.sp_tile_items = (unsigned)strtoul(getenv("CLPRIM_SP_TILE_ITEMS"), NULL, 10);
-    if (t.wg_size < 1 || t.sp_wg_size < 1 || t.tile_items < 1 || t.sp_tile_items < 1)
-        t.wg_size = t.sp_wg_size = t.tile_items = t.sp_tile_items = 1;
-    if (getenv("CLPRIM_REDUCE_GROUPS_PER_CU"))
-        t.reduce_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_REDUCE_GROUPS_PER_CU"), NULL, 10);
-    if (getenv("CLPRIM_SP_GROUPS_PER_CU"))
-        t.sp_groups_per_cu = (unsigned)strtoul(getenv("CLPRIM_SP_GROUPS_PER_CU"), NULL, 10);
-    if (getenv("CLPRIM_SP_MAX_REGS"))
-        t.sp_max_regs = (unsigned)strtoul(getenv("CLPRIM_SP_MAX_REGS"), NULL, 10);
-    if (getenv("CLPRIM_LOOKBACK_SPINS"))
-        t.lookback_spins = (unsigned)strtoul(getenv("CLPRIM_LOOKBACK_SPINS"), NULL, 10);
-    if (t.lookback_spins < 1)
-        t.lookback_spins = 1;
-    t.wg_size = clamp_wg(d, t.wg_size);
-    t.sp_wg_size = clamp_wg(d, t.sp_wg_size);
-    return t;
+    return wg < 1 ? 1 : wg;
 }

@@ -1,4 +1,5 @@
-/* User-defined operators and element types: each operator scanned by every
+/* User-defined operators and element types: each operator (one of them
+ * built on a clprim_element) scanned by every
  * algorithm (inclusive and exclusive) and reduced by every algorithm, on
  * fresh random inputs with a poisoned output, against a sequential host
  * version of the same operator; then the descriptions that must be refused. */
@@ -139,17 +140,17 @@ static const op_case cases[] = {
      {"point", "typedef struct { float x, y, z; } point;\n"
                "float mag2(point p) { return p.x * p.x + p.y * p.y + p.z * p.z; }\n"
                "point point_zero(void) { point p; p.x = p.y = p.z = 0.0f; return p; }\n",
-      "mag2(b) > mag2(a) ? b : a", "point_zero()", sizeof(point), 0, NULL, 0},
+      "mag2(b) > mag2(a) ? b : a", "point_zero()", sizeof(point), 0, NULL, 0, NULL},
      point_combine, point_identity, point_random},
     {"affine uint2",
      {"uint2", NULL, "(uint2)(a.x * b.x, b.x * a.y + b.y)", "(uint2)(1u, 0u)", 2 * sizeof(cl_uint),
-      0, NULL, 0},
+      0, NULL, 0, NULL},
      affine_combine, affine_identity, affine_random},
     {"arg-min",
      {"argmin_t", "typedef struct { float value; uint index; } argmin_t;\n"
                   "argmin_t argmin_make(float v, uint i) { argmin_t r; r.value = v; r.index = i; return r; }\n",
       "(b.value < a.value || (b.value == a.value && b.index < a.index)) ? b : a",
-      "argmin_make(INFINITY, UINT_MAX)", sizeof(argmin), CLPRIM_OPERATOR_COMMUTATIVE, NULL, 0},
+      "argmin_make(INFINITY, UINT_MAX)", sizeof(argmin), CLPRIM_OPERATOR_COMMUTATIVE, NULL, 0, NULL},
      argmin_combine, argmin_identity, argmin_random},
     {"16-byte stats",
      {"struct stats", "struct stats { ulong sum; uint lo, hi; };\n"
@@ -158,7 +159,7 @@ static const op_case cases[] = {
                       "  r.hi = max(a.hi, b.hi); return r; }\n"
                       "struct stats stats_none(void)\n"
                       "{ struct stats r; r.sum = 0; r.lo = UINT_MAX; r.hi = 0; return r; }\n",
-      "stats_combine(a, b)", "stats_none()", sizeof(stats), 0, NULL, 0},
+      "stats_combine(a, b)", "stats_none()", sizeof(stats), 0, NULL, 0, NULL},
      stats_combine, stats_identity, stats_random},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
@@ -452,6 +453,55 @@ static void test_other_context(void **state)
     clprim_context_release(other);
 }
 
+/* The element types alone (clprim_element): what they refuse, and that an
+ * operator takes its type from one (the stats case is built that way, so
+ * every scan and reduce of it above runs on an element). */
+static void test_element(void **state)
+{
+    clprim_element_desc e = {cases[3].desc.type, cases[3].desc.source, cases[3].desc.size};
+    clprim_element *el = (clprim_element *)1;
+    clprim_operator_desc d = {0};
+    clprim_operator *op = (clprim_operator *)1;
+    clprim_context *other;
+    (void)state;
+
+    expect(clprim_element_create(ctx, NULL, &el), CLPRIM_INVALID_ARGUMENT, "NULL");
+    assert_null(el);
+    e.type = " ";
+    expect(clprim_element_create(ctx, &e, &el), CLPRIM_INVALID_ARGUMENT, "type is required");
+    e.type = cases[3].desc.type;
+    e.size = 0;
+    expect(clprim_element_create(ctx, &e, &el), CLPRIM_INVALID_ARGUMENT, "size");
+    e.size = 12; /* the struct is 16 bytes on the device */
+    expect(clprim_element_create(ctx, &e, &el), CLPRIM_INVALID_ARGUMENT, "sizeof(struct stats) is 16");
+    assert_null(el);
+    e.size = cases[3].desc.size;
+    e.source = "struct stats { ulong sum; no_such_type lo; };\n";
+    expect(clprim_element_create(ctx, &e, &el), CLPRIM_BUILD_FAILED, "no_such_type");
+    assert_null(el);
+    expect_usable();
+
+    /* a good one: its size, and an operator on it refused from another context */
+    e.source = cases[3].desc.source;
+    expect(clprim_element_create(ctx, &e, &el), CLPRIM_SUCCESS, NULL);
+    assert_int_equal(clprim_element_size(el), sizeof(stats));
+    assert_int_equal(clprim_element_size(NULL), 0);
+    d.combine = cases[3].desc.combine;
+    d.identity = "stats_combine(a, b)"; /* not an identity expression: no `a` in scope */
+    d.element = el;
+    expect(clprim_operator_create(ctx, &d, &op), CLPRIM_BUILD_FAILED, "undeclared identifier");
+    other = tu_context();
+    d.identity = cases[3].desc.identity;
+    assert_int_equal(clprim_operator_create(other, &d, &op), CLPRIM_INVALID_ARGUMENT);
+    assert_null(op);
+    clprim_context_release(other);
+    clprim_element_release(el);
+    clprim_element_release(NULL);
+    expect_usable();
+}
+
+static clprim_element *stats_element;
+
 static int setup(void **state)
 {
     size_t i;
@@ -459,7 +509,17 @@ static int setup(void **state)
     ctx = tu_context();
     clprim_context_device_info(ctx, &info);
     for (i = 0; i < NCASES; ++i) {
-        clprim_status st = clprim_operator_create(ctx, &cases[i].desc, &ops[i]);
+        clprim_operator_desc d = cases[i].desc;
+        clprim_status st = CLPRIM_SUCCESS;
+        if (i == 3) { /* built on an element type; the operator's own fields go unused */
+            const clprim_element_desc e = {d.type, d.source, d.size};
+            st = clprim_element_create(ctx, &e, &stats_element);
+            d.type = d.source = NULL;
+            d.size = 0;
+            d.element = stats_element;
+        }
+        if (st == CLPRIM_SUCCESS)
+            st = clprim_operator_create(ctx, &d, &ops[i]);
         if (st != CLPRIM_SUCCESS) {
             char msg[8192];
             clprim_context_last_error(ctx, msg, sizeof msg);
@@ -477,6 +537,7 @@ static int teardown(void **state)
     (void)state;
     for (i = 0; i < NCASES; ++i)
         clprim_operator_release(ops[i]);
+    clprim_element_release(stats_element);
     clprim_context_release(ctx);
     return 0;
 }
@@ -489,7 +550,7 @@ int main(void)
         cmocka_unit_test(test_linear_recurrence),     cmocka_unit_test(test_scan_argmin),
         cmocka_unit_test(test_reduce_argmin),         cmocka_unit_test(test_scan_stats16),
         cmocka_unit_test(test_reduce_stats16),        cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_other_context),
+        cmocka_unit_test(test_other_context),         cmocka_unit_test(test_element),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -213,6 +213,12 @@ static void test_build_failure(void **state)
         fclose(f);
     }
     closedir(common);
+    /* scan's contract header as it is, and a broken kernel file */
+    snprintf(path, sizeof path, "%s/scan_abi.h", dir);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("#define SCAN_EXCLUSIVE 1u\n", f);
+    fclose(f);
     snprintf(path, sizeof path, "%s/scan.cl", dir);
     f = fopen(path, "wb");
     assert_non_null(f);
@@ -240,6 +246,8 @@ static void test_build_failure(void **state)
     snprintf(path, sizeof path, "%s/common", dir);
     rmdir(path);
     snprintf(path, sizeof path, "%s/scan.cl", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/scan_abi.h", dir);
     remove(path);
     rmdir(dir);
 }

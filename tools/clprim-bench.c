@@ -14,8 +14,8 @@
  * Per (algorithm, n): 2 warm-up calls, then R timed calls on fresh output;
  * medians of (a) device time from the first start to the last end of the
  * call's commands and (b) host wall-clock of one call plus clFinish. Every
- * result is verified against a host loop. For (a) a marker stands for the
- * call's first start: it is enqueued behind `gate`, a one-work-item busy
+ * result is verified against the tests' host reference (tests/reference/).
+ * For (a) a marker stands for the call's first start: it is enqueued behind `gate`, a one-work-item busy
  * loop of about 0.1 ms on a GPU, so that it completes only when the call's
  * commands are already queued behind it (on an idle queue it would complete
  * at once, and the span would also count the host's enqueue work, which (b)
@@ -35,6 +35,7 @@
 #include <clprim.h>
 
 #include "bench.h"
+#include "reference/reference.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -237,62 +238,6 @@ static int enqueue_call(bench *b, const void *arg, cl_event *ev)
                                     ev)) == CLPRIM_SUCCESS;
 }
 
-/* Host reference for the verification and the sequential column (int and
- * float paths share the loop through a macro on the element type). */
-#define SEQ_SCAN(T, in, out, n, op, excl, ident)                                 \
-    do {                                                                       \
-        T acc_ = (ident);                                                      \
-        size_t i_;                                                             \
-        for (i_ = 0; i_ < (n); ++i_) {                                         \
-            T x_ = ((const T *)(in))[i_];                                      \
-            if (excl)                                                          \
-                ((T *)(out))[i_] = acc_;                                       \
-            acc_ = (op) == CLPRIM_OP_SUM       ? (T)(acc_ + x_)                  \
-                   : (op) == CLPRIM_OP_PRODUCT ? (T)(acc_ * x_)                  \
-                   : (op) == CLPRIM_OP_MIN     ? (x_ < acc_ ? x_ : acc_)         \
-                                               : (acc_ < x_ ? x_ : acc_);        \
-            if (!(excl))                                                       \
-                ((T *)(out))[i_] = acc_;                                       \
-        }                                                                      \
-    } while (0)
-
-static void host_scan(clprim_type t, clprim_op op, int excl, const void *in, void *out, size_t n)
-{
-    switch (t) {
-    case CLPRIM_TYPE_INT32: /* unsigned arithmetic: wraps like the device */
-    case CLPRIM_TYPE_UINT32:
-        SEQ_SCAN(uint32_t, in, out, n, op, excl,
-                 op == CLPRIM_OP_PRODUCT ? 1u : op == CLPRIM_OP_MIN ? (t == CLPRIM_TYPE_INT32 ? 0x7fffffffu : 0xffffffffu) : op == CLPRIM_OP_MAX ? (t == CLPRIM_TYPE_INT32 ? 0x80000000u : 0u) : 0u);
-        break;
-    case CLPRIM_TYPE_INT64:
-    case CLPRIM_TYPE_UINT64:
-        SEQ_SCAN(uint64_t, in, out, n, op, excl, op == CLPRIM_OP_PRODUCT ? 1u : 0u);
-        break;
-    case CLPRIM_TYPE_FLOAT:
-        SEQ_SCAN(float, in, out, n, op, excl, op == CLPRIM_OP_PRODUCT ? 1.0f : 0.0f);
-        break;
-    default:
-        SEQ_SCAN(double, in, out, n, op, excl, op == CLPRIM_OP_PRODUCT ? 1.0 : 0.0);
-        break;
-    }
-}
-
-/* Integers must match exactly; floats to a relative 1e-3 of the running
- * magnitude (this checks the algorithm, not the last bits). */
-static size_t verify(clprim_type t, const void *got, const void *want, size_t n)
-{
-    size_t i, bad = 0;
-    if (t == CLPRIM_TYPE_FLOAT || t == CLPRIM_TYPE_DOUBLE) {
-        for (i = 0; i < n; ++i) {
-            double g = t == CLPRIM_TYPE_FLOAT ? ((const float *)got)[i] : ((const double *)got)[i];
-            double w = t == CLPRIM_TYPE_FLOAT ? ((const float *)want)[i] : ((const double *)want)[i];
-            bad += !(fabs(g - w) <= 1e-3 * (fabs(w) + sqrt((double)i + 1)));
-        }
-        return bad;
-    }
-    return memcmp(got, want, n * clprim_type_size(t)) != 0;
-}
-
 int main(int argc, char **argv)
 {
     const char *preset = "short", *csv_path = NULL, *algos = "all";
@@ -424,8 +369,10 @@ int main(int argc, char **argv)
         clEnqueueWriteBuffer(b.q, b.in, CL_TRUE, 0, bytes, host_in, 0, NULL, NULL);
         time_copies(&b, bytes, &copy_us, &kernel_us, &copy_host_us, &read_us, &copy_b_us,
                     &read_b_us);
+        /* the sequential column: the shared host reference's loop, in the
+         * type's own arithmetic */
         t0 = now_us();
-        host_scan(type, op, exclusive, host_in, want, n);
+        clprim_ref_scan(type, op, exclusive, host_in, want, n);
         seq_us = now_us() - t0;
 
         for (a = 0; a < (reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_); ++a) {
@@ -461,12 +408,13 @@ int main(int argc, char **argv)
             dev_us = median(dev, b.reps);
             host_us = median(host, b.reps);
             call_b_us = batch_us(&b, enqueue_call, &one);
-            if (reduce) { /* the result is the inclusive scan's last element */
+            /* against the tests' own reference (tests/reference/) */
+            if (reduce) {
                 clEnqueueReadBuffer(b.q, b.out, CL_TRUE, 0, elem, got, 0, NULL, NULL);
-                bad = verify(type, got, want + (n - 1) * elem, 1);
+                bad = clprim_ref_reduce_check(type, op, host_in, n, got, NULL, name);
             } else {
                 clEnqueueReadBuffer(b.q, b.out, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
-                bad = verify(type, got, want, n);
+                bad = clprim_ref_scan_check(type, op, exclusive, host_in, got, n, NULL, name);
             }
             {
                 const double moved = (reduce ? 1.0 : 2.0) * bytes;

@@ -1,6 +1,6 @@
-/* Test helpers: seeded random inputs, host reference scans (from the same
- * X-macro tables as the library), and a runner for one scan case that
- * poisons the output and checks all of it. */
+/* Test helpers: seeded random inputs and runners for one scan or reduce
+ * case that poison the output and check all of it against the host
+ * references (tests/reference/, shared with clprim-bench). */
 #ifndef CLPRIM_TESTUTIL_H
 #define CLPRIM_TESTUTIL_H
 

@@ -1,0 +1,77 @@
+/* The element of a call: a built-in type and operator, or the caller's
+ * operator (and the element type it is on), as the define header that
+ * specialises the generic kernels. No device work here: objects are made
+ * and checked on the device in operator.c, the layer above the launch. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+char *clprim__element_type_defines(const clprim_context *ctx, const char *type,
+                                   const char *source, size_t size, const char *combine,
+                                   const char *identity, int commutative)
+{
+    /* The caller's source comes first: it may use any name, T included,
+     * before the library's macros exist. OP and IDENTITY become inline
+     * functions rather than macros around the caller's text, so that an
+     * argument is evaluated once, a wrong result type is a compile error,
+     * and the caller's expression needs no parentheses. */
+    static const char with_op[] =
+        "%s#line 1 \"operator source\"\n%s\n"
+        "#define CLPRIM_T_BUILTIN 0\n#define CLPRIM_COMMUTATIVE %d\n"
+        "#define T %s\n#define T_SIZE %zu\n"
+        "#line 1 \"operator combine\"\n"
+        "inline T clprim_user_op(T a, T b) { return (%s); }\n"
+        "#line 1 \"operator identity\"\n"
+        "inline T clprim_user_identity(void) { return (%s); }\n"
+        "#define OP(a, b) clprim_user_op((a), (b))\n#define IDENTITY clprim_user_identity()\n";
+    /* an element type alone: the shared layers still name OP and IDENTITY,
+     * so they stand for the first argument and all bytes zero; a kernel
+     * that combines must not be built for it (CLPRIM_ELEMENT_ONLY) */
+    static const char alone[] =
+        "%s#line 1 \"element source\"\n%s\n"
+        "#define CLPRIM_T_BUILTIN 0\n#define CLPRIM_COMMUTATIVE 0\n#define CLPRIM_ELEMENT_ONLY 1\n"
+        "#define T %s\n#define T_SIZE %zu\n"
+        "inline T clprim_user_zero(void) { union { T v; uchar b[T_SIZE]; } u;\n"
+        "  for (uint i = 0; i < T_SIZE; ++i) u.b[i] = 0; return u.v; }\n"
+        "#define OP(a, b) (a)\n#define IDENTITY clprim_user_zero()\n";
+    const char *fp64 = ctx->info.has_fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
+    if (!combine)
+        return clprim__format(alone, fp64, source ? source : "", type, size);
+    return clprim__format(with_op, fp64, source ? source : "", commutative != 0, type, size,
+                          combine, identity);
+}
+
+size_t clprim__element_size(clprim_type type, const clprim_operator *custom)
+{
+    return custom ? custom->size : clprim_type_size(type);
+}
+
+clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clprim_op op,
+                                      const clprim_operator *custom, clprim__element *e)
+{
+    if (custom) {
+        if (custom->ctx != ctx)
+            return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                "desc->custom was created on another context");
+        e->size = custom->size;
+        e->builtin = 0;
+        e->defines = custom->defines;
+        return CLPRIM_SUCCESS;
+    }
+    if ((unsigned)type >= CLPRIM_TYPE_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                            (int)type);
+    if ((unsigned)op >= CLPRIM_OP_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_OPERATOR, "desc->op %d is not a clprim_op",
+                            (int)op);
+    if (type == CLPRIM_TYPE_DOUBLE && !ctx->info.has_fp64)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double needs cl_khr_fp64, which %s lacks",
+                            ctx->info.device_name);
+    e->size = clprim_type_size(type);
+    e->builtin = 1;
+    e->defines = e->own;
+    if (clprim__element_defines(type, op, e->own, sizeof e->own) != 0)
+        return clprim__fail(ctx, CLPRIM_INTERNAL, "element defines do not fit");
+    return CLPRIM_SUCCESS;
+}

@@ -1,0 +1,261 @@
+/* The launch layer: what every primitive's call does around its own
+ * kernels. A primitive describes its call with data (clprim__call: the
+ * descriptor, element, algorithm range, queue, wait list, buffers) and
+ * clprim__launch_begin checks it in one order for all; kernel arguments,
+ * the enqueue chain, the call's temporary memory and the blocking helpers'
+ * transfers are here too. */
+#include "internal.h"
+
+#include <string.h>
+
+clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem mem, size_t off,
+                                   size_t n, size_t elem)
+{
+    size_t size = 0;
+    cl_context owner = NULL;
+    cl_mem_object_type type = 0;
+    cl_int err;
+
+    if (!mem)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "%s is NULL", what);
+    err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "%s is not a valid memory object (%s)", what,
+                            clprim_status_string(err));
+    if (type != CL_MEM_OBJECT_BUFFER || owner != ctx->cl_ctx)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "%s is not a buffer of the context's cl_context", what);
+    if (off > size / elem || n > size / elem - off)
+        return clprim__fail(ctx, CLPRIM_OUT_OF_BOUNDS,
+                            "%s: offset %zu + count %zu elements of %zu bytes exceed its %zu bytes",
+                            what, off, n, elem, size);
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__check_queue(clprim_context *ctx, cl_command_queue *queue, cl_uint num_wait,
+                                  const cl_event *wait)
+{
+    if (!*queue) {
+        *queue = ctx->queue;
+    } else {
+        cl_context qctx = NULL;
+        cl_device_id qdev = NULL;
+        cl_int err = clGetCommandQueueInfo(*queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetCommandQueueInfo(*queue, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
+        if (err != CL_SUCCESS)
+            return clprim__fail(ctx, err, "queue is not a valid command queue");
+        if (qctx != ctx->cl_ctx || qdev != ctx->device)
+            return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                "queue belongs to another cl_context or device");
+    }
+    if ((num_wait == 0) != (wait == NULL))
+        return clprim__fail(ctx, CL_INVALID_EVENT_WAIT_LIST,
+                            "num_wait is %u but wait is %s", num_wait, wait ? "not NULL" : "NULL");
+    /* drivers differ in how they treat a bad event (PoCL does not check), so
+     * every one is checked here: valid, and of this context */
+    for (cl_uint i = 0; i < num_wait; ++i) {
+        cl_context ectx = NULL;
+        if (!wait[i] || clGetEventInfo(wait[i], CL_EVENT_CONTEXT, sizeof ectx, &ectx, NULL) !=
+                            CL_SUCCESS || ectx != ctx->cl_ctx)
+            return clprim__fail(ctx, CL_INVALID_EVENT_WAIT_LIST,
+                                "wait[%u] is not a valid event of the context's cl_context", i);
+    }
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, int count, const size_t *sizes,
+                               const void *const *values)
+{
+    int i;
+    for (i = 0; i < count; ++i) {
+        cl_int err = clSetKernelArg(k, (cl_uint)i, sizes[i], values[i]);
+        if (err != CL_SUCCESS)
+            return clprim__fail(ctx, err, "clSetKernelArg(%d) failed: %s", i,
+                                clprim_status_string(err));
+    }
+    return CLPRIM_SUCCESS;
+}
+
+/* ---- enqueue chain ---- */
+
+static cl_int chain_begin(clprim__chain *c, cl_command_queue queue, cl_uint num_wait,
+                          const cl_event *wait)
+{
+    cl_command_queue_properties props = 0;
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    c->queue = queue;
+    c->out_of_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    c->num_wait = num_wait;
+    c->wait = wait;
+    c->last = NULL;
+    c->need_events = c->out_of_order;
+    return err;
+}
+
+/* What the chain's next command waits for: the caller's wait list first;
+ * later, the previous command (implied by an in-order queue, explicit on an
+ * out-of-order one). */
+static void chain_wait(const clprim__chain *c, cl_uint *num, const cl_event **wait)
+{
+    *num = c->last ? (c->out_of_order ? 1 : 0) : c->num_wait;
+    *wait = c->last ? (c->out_of_order ? &c->last : NULL) : c->wait;
+}
+
+/* Makes ev (may be NULL) the chain's last command. */
+static void chain_advance(clprim__chain *c, cl_event ev)
+{
+    if (c->last)
+        clReleaseEvent(c->last);
+    c->last = ev;
+}
+
+clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem, size_t bytes)
+{
+    const cl_uint zero = 0;
+    const cl_event *wait;
+    cl_event ev = NULL;
+    cl_uint num;
+    cl_int err;
+    chain_wait(c, &num, &wait);
+    err = clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0, bytes, num, wait,
+                              c->need_events ? &ev : NULL);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "clEnqueueFillBuffer failed: %s", clprim_status_string(err));
+    chain_advance(c, ev);
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__chain_kernel(clprim_context *ctx, clprim__chain *c, cl_kernel k,
+                                   size_t groups, size_t wg_size)
+{
+    size_t global = groups * wg_size;
+    const cl_event *wait;
+    cl_event ev = NULL;
+    cl_uint num;
+    cl_int err;
+    chain_wait(c, &num, &wait);
+    err = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg_size, num, wait,
+                                 c->need_events ? &ev : NULL);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "clEnqueueNDRangeKernel failed: %s", clprim_status_string(err));
+    chain_advance(c, ev);
+    return CLPRIM_SUCCESS;
+}
+
+/* Gives the chain's last event to *event (or a marker on the wait list when
+ * nothing was enqueued), or releases it when event is NULL. */
+static clprim_status chain_end(clprim_context *ctx, clprim__chain *c, cl_event *event)
+{
+    cl_int err = CL_SUCCESS;
+    if (event) {
+        if (!c->last) {
+            err = clEnqueueMarkerWithWaitList(c->queue, c->num_wait, c->wait, &c->last);
+            if (err != CL_SUCCESS)
+                return clprim__fail(ctx, err, "clEnqueueMarkerWithWaitList failed: %s",
+                                    clprim_status_string(err));
+        }
+        *event = c->last;
+        c->last = NULL;
+    } else if (c->last) {
+        clReleaseEvent(c->last);
+        c->last = NULL;
+    }
+    return CLPRIM_SUCCESS;
+}
+
+/* ---- one call ---- */
+
+clprim_status clprim__launch_begin(clprim_context *ctx, clprim__launch *l, const clprim__call *c,
+                                   int want_event)
+{
+    cl_command_queue queue = c->queue;
+    clprim_status st;
+    int i;
+
+    memset(l, 0, sizeof *l);
+    l->ctx = ctx;
+    if (!c->desc)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    st = clprim__element_resolve(ctx, c->type, c->op, c->custom, &l->elem);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if ((unsigned)c->algorithm >= (unsigned)c->algorithm_count)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_ALGORITHM, "desc->algorithm %d is not a %s",
+                            c->algorithm, c->algorithm_enum);
+    st = clprim__check_queue(ctx, &queue, c->num_wait, c->wait);
+    for (i = 0; i < c->num_buffers && st == CLPRIM_SUCCESS; ++i) {
+        const clprim__call_buffer *b = &c->buffers[i];
+        st = clprim__check_buffer(ctx, b->name, b->mem, b->off, b->count,
+                                  b->elem ? b->elem : l->elem.size);
+    }
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    st = chain_begin(&l->chain, queue, c->num_wait, c->wait);
+    if (st != CL_SUCCESS)
+        return clprim__fail(ctx, st, "clGetCommandQueueInfo failed: %s", clprim_status_string(st));
+    l->chain.need_events |= want_event;
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_buf **buf)
+{
+    clprim_status st;
+    if (l->num_temps == CLPRIM__MAX_CALL_TEMPS)
+        return clprim__fail(l->ctx, CLPRIM_INTERNAL, "more temporary buffers than a call may hold");
+    st = clprim__pool_acquire(l->ctx, l->chain.queue, bytes, buf);
+    if (st == CLPRIM_SUCCESS)
+        l->temps[l->num_temps++] = *buf;
+    return st;
+}
+
+clprim_status clprim__launch_end(clprim__launch *l, clprim_status st, cl_event *event)
+{
+    int i;
+    for (i = 0; i < l->num_temps; ++i)
+        clprim__pool_release(l->temps[i], l->chain.queue, !l->chain.out_of_order, l->chain.last,
+                             st != CLPRIM_SUCCESS);
+    l->num_temps = 0;
+    if (!l->chain.queue)
+        return st; /* the call never started */
+    if (st == CLPRIM_SUCCESS)
+        return chain_end(l->ctx, &l->chain, event);
+    chain_end(l->ctx, &l->chain, NULL);
+    return st;
+}
+
+/* ---- the blocking helpers' transfers ---- */
+
+clprim_status clprim__host_buffer_unlocked(clprim_context *ctx, size_t bytes, const void *src,
+                                           cl_mem *mem)
+{
+    cl_int err;
+    *mem = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &err);
+    if (err != CL_SUCCESS)
+        return clprim__fail_unlocked(ctx, err, "allocating a device buffer of %zu bytes for the "
+                                     "host array failed: %s", bytes, clprim_status_string(err));
+    if (src && bytes) {
+        err = clEnqueueWriteBuffer(ctx->queue, *mem, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            clReleaseMemObject(*mem);
+            *mem = NULL;
+            return clprim__fail_unlocked(ctx, err, "copying %zu bytes of the host array to the "
+                                         "device failed: %s", bytes, clprim_status_string(err));
+        }
+    }
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__host_read_unlocked(clprim_context *ctx, cl_mem mem, size_t bytes, void *dst,
+                                         cl_uint num_wait, const cl_event *wait)
+{
+    cl_int err = clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, dst, num_wait, wait, NULL);
+    if (err != CL_SUCCESS)
+        return clprim__fail_unlocked(ctx, err, "copying %zu bytes of the result back to the host "
+                                     "failed: %s", bytes, clprim_status_string(err));
+    return CLPRIM_SUCCESS;
+}

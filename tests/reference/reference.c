@@ -1,0 +1,186 @@
+#include "reference.h"
+
+#include <math.h>
+#include <string.h>
+
+uint64_t clprim_ref_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#define REF_FILL(NAME, num, name, cl, host, size, sgn, flt)                      \
+    static void fill_##NAME(host *x, size_t n, clprim_op op, uint64_t *s)      \
+    {                                                                          \
+        size_t i;                                                              \
+        for (i = 0; i < n; ++i) {                                              \
+            uint64_t r = clprim_ref_rand(s);                                   \
+            double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);         \
+            if (flt)                                                           \
+                x[i] = (host)(op == CLPRIM_OP_PRODUCT ? 0.99 + 0.02 * u         \
+                              : op == CLPRIM_OP_SUM   ? 2.0 * u - 1.0           \
+                                                      : 2e6 * u - 1e6);          \
+            else if (op == CLPRIM_OP_PRODUCT)                                  \
+                x[i] = (host)((r % 7) * 2 + 1);                                \
+            else                                                               \
+                memcpy(&x[i], &r, sizeof x[i]);                                \
+        }                                                                      \
+    }
+CLPRIM_TYPE_MAP(REF_FILL)
+#undef REF_FILL
+
+/* Integers combine in uint64_t, which wraps exactly as the device does once
+ * truncated to the type; min / max compare in the type itself. */
+#define REF_COMBINE(op, a, b, host, flt)                                        \
+    ((op) == CLPRIM_OP_SUM       ? (flt ? (host)((a) + (b)) : (host)((uint64_t)(a) + (uint64_t)(b))) \
+     : (op) == CLPRIM_OP_PRODUCT ? (flt ? (host)((a) * (b)) : (host)((uint64_t)(a) * (uint64_t)(b))) \
+     : (op) == CLPRIM_OP_MIN     ? ((b) < (a) ? (b) : (a))                        \
+                                 : ((a) < (b) ? (b) : (a)))
+#define REF_FCOMBINE(op, a, b)                                                  \
+    ((op) == CLPRIM_OP_SUM       ? (a) + (b)                                      \
+     : (op) == CLPRIM_OP_PRODUCT ? (a) * (b)                                      \
+     : (op) == CLPRIM_OP_MIN     ? ((b) < (a) ? (b) : (a))                        \
+                                 : ((a) < (b) ? (b) : (a)))
+
+#define REF_IDENTITY(NAME, num, name, cl, host, size, sgn, flt)                 \
+    static host identity_##NAME(clprim_op op)                                  \
+    {                                                                          \
+        switch (op) {                                                          \
+        case CLPRIM_OP_SUM: return (host)0;                                    \
+        case CLPRIM_OP_PRODUCT: return (host)1;                                \
+        case CLPRIM_OP_MIN:                                                    \
+            return flt ? (host)INFINITY : sgn ? (host)(((uint64_t)1 << (size * 8 - 1)) - 1) : (host)-1; \
+        default:                                                               \
+            return flt ? (host)-INFINITY : sgn ? (host)((uint64_t)1 << (size * 8 - 1)) : (host)0; \
+        }                                                                      \
+    }
+CLPRIM_TYPE_MAP(REF_IDENTITY)
+#undef REF_IDENTITY
+
+#define REF_SCAN(NAME, num, name, cl, host, size, sgn, flt)                     \
+    static void scan_##NAME(const host *x, host *out, size_t n, clprim_op op, int excl) \
+    {                                                                          \
+        host acc = identity_##NAME(op);                                        \
+        size_t i;                                                              \
+        for (i = 0; i < n; ++i) {                                              \
+            const host v = x[i];                                               \
+            if (excl)                                                          \
+                out[i] = acc;                                                  \
+            acc = REF_COMBINE(op, acc, v, host, flt);                          \
+            if (!excl)                                                         \
+                out[i] = acc;                                                  \
+        }                                                                      \
+    }
+CLPRIM_TYPE_MAP(REF_SCAN)
+#undef REF_SCAN
+
+/* One pass over x that keeps the exact (integer) or long double (float)
+ * running value and the running sum of magnitudes, checking got[i] as it
+ * goes; with only_last, only the final value (a reduction) against got[0]. */
+#define REF_CHECK(NAME, num, name, cl, host, size, sgn, flt)                    \
+    static size_t check_##NAME(const host *x, const host *got, size_t n, clprim_op op, \
+                               int excl, int only_last, FILE *report, const char *what) \
+    {                                                                          \
+        const long double eps = size == 4 ? 0x1p-23L : 0x1p-52L;               \
+        const long double depth = 32.0L + 2.0L * log2l((long double)n + 1);    \
+        host acc = identity_##NAME(op);                                        \
+        long double facc = (long double)acc, mag = 0;                          \
+        size_t i, bad = 0;                                                     \
+        for (i = 0; i < n || (only_last && i == 0 && n == 0); ++i) {          \
+            const int last = i + 1 >= n;                                       \
+            if (n && !excl) {                                                  \
+                acc = REF_COMBINE(op, acc, x[i], host, flt);                   \
+                facc = REF_FCOMBINE(op, facc, (long double)x[i]);              \
+                mag += fabsl((long double)x[i]);                               \
+            }                                                                  \
+            if (!only_last || last) {                                          \
+                const host g = got[only_last ? 0 : i];                         \
+                int ok;                                                        \
+                if (!flt || op == CLPRIM_OP_MIN || op == CLPRIM_OP_MAX)        \
+                    ok = flt ? g == (host)facc : g == acc;                     \
+                else if (op == CLPRIM_OP_SUM) /* depth-bounded rounding of |x| sums */ \
+                    ok = fabsl((long double)g - facc) <= eps * depth * mag + eps; \
+                else /* relative error of a product grows like sqrt(count) */ \
+                    ok = fabsl((long double)g - facc) <=                       \
+                         fabsl(facc) * eps * (64.0L + 8.0L * sqrtl((long double)(i + 1))); \
+                if (!ok && bad++ < 5 && report)                                \
+                    fprintf(report, "  %s: element %zu: got %.17Lg, expected %.17Lg\n", what, \
+                            only_last ? (size_t)0 : i, (long double)g,          \
+                            flt ? facc : (long double)acc);                    \
+            }                                                                  \
+            if (n && excl) {                                                   \
+                acc = REF_COMBINE(op, acc, x[i], host, flt);                   \
+                facc = REF_FCOMBINE(op, facc, (long double)x[i]);              \
+                mag += fabsl((long double)x[i]);                               \
+            }                                                                  \
+        }                                                                      \
+        return bad;                                                            \
+    }
+CLPRIM_TYPE_MAP(REF_CHECK)
+#undef REF_CHECK
+
+void clprim_ref_fill(clprim_type type, clprim_op op, void *x, size_t n, uint64_t *state)
+{
+    switch (type) {
+#define REF_CASE(NAME, num, name, cl, host, size, sgn, flt)                     \
+    case CLPRIM_TYPE_##NAME: fill_##NAME((host *)x, n, op, state); break;
+        CLPRIM_TYPE_MAP(REF_CASE)
+#undef REF_CASE
+    default: break;
+    }
+}
+
+void clprim_ref_identity(clprim_type type, clprim_op op, void *out)
+{
+    switch (type) {
+#define REF_CASE(NAME, num, name, cl, host, size, sgn, flt)                     \
+    case CLPRIM_TYPE_##NAME: {                                                 \
+        const host e = identity_##NAME(op);                                    \
+        memcpy(out, &e, sizeof e);                                             \
+        break;                                                                 \
+    }
+        CLPRIM_TYPE_MAP(REF_CASE)
+#undef REF_CASE
+    default: break;
+    }
+}
+
+void clprim_ref_scan(clprim_type type, clprim_op op, int exclusive, const void *x, void *out,
+                     size_t n)
+{
+    switch (type) {
+#define REF_CASE(NAME, num, name, cl, host, size, sgn, flt)                     \
+    case CLPRIM_TYPE_##NAME: scan_##NAME((const host *)x, (host *)out, n, op, exclusive); break;
+        CLPRIM_TYPE_MAP(REF_CASE)
+#undef REF_CASE
+    default: break;
+    }
+}
+
+size_t clprim_ref_scan_check(clprim_type type, clprim_op op, int exclusive, const void *x,
+                             const void *got, size_t n, FILE *report, const char *what)
+{
+    switch (type) {
+#define REF_CASE(NAME, num, name, cl, host, size, sgn, flt)                     \
+    case CLPRIM_TYPE_##NAME:                                                   \
+        return check_##NAME((const host *)x, (const host *)got, n, op, exclusive, 0, report, what);
+        CLPRIM_TYPE_MAP(REF_CASE)
+#undef REF_CASE
+    default: return n ? n : 1;
+    }
+}
+
+size_t clprim_ref_reduce_check(clprim_type type, clprim_op op, const void *x, size_t n,
+                               const void *got, FILE *report, const char *what)
+{
+    switch (type) {
+#define REF_CASE(NAME, num, name, cl, host, size, sgn, flt)                     \
+    case CLPRIM_TYPE_##NAME:                                                   \
+        return check_##NAME((const host *)x, (const host *)got, n, op, 0, 1, report, what);
+        CLPRIM_TYPE_MAP(REF_CASE)
+#undef REF_CASE
+    default: return 1;
+    }
+}
