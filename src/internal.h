@@ -313,19 +313,27 @@ typedef struct clprim__launch {
     clprim__pool_buf *temps[CLPRIM__MAX_CALL_TEMPS];
 } clprim__launch;
 
-/* Lock held. Validates the call (descriptor, element, algorithm range,
- * queue and wait list, every buffer against CL_MEM_SIZE, in that order) and
- * starts its chain; want_event says whether the caller asked for an event.
- * clprim__launch_end must follow whatever this returns. */
-clprim_status clprim__launch_begin(clprim_context *ctx, clprim__launch *l, const clprim__call *c,
-                                   int want_event);
-/* Lock held. Temporary memory for the rest of the call (handed back by
- * clprim__launch_end). */
+/* What a primitive does once its call is validated: choose parameters, get
+ * its program, take temporary memory (clprim__launch_temp) and enqueue its
+ * commands on l->chain. args: the primitive's own arguments. Lock held. */
+typedef clprim_status (*clprim__launch_body)(clprim__launch *l, const void *args);
+
+/* A whole call of a primitive: *event set to NULL, ctx checked, the lock
+ * taken; the call validated as c describes (descriptor, element, algorithm
+ * range, queue and wait list, every buffer against CL_MEM_SIZE, in that
+ * order), its chain started; body run; temporary memory handed back, and
+ * the chain's last event given to *event on success (a marker when nothing
+ * was enqueued). */
+clprim_status clprim__launch_run(clprim_context *ctx, const clprim__call *c,
+                                 clprim__launch_body body, const void *args, cl_event *event);
+/* The same for a caller that holds the lock already (a blocking helper
+ * that keeps it around the call and its read-back). */
+clprim_status clprim__launch_run_locked(clprim_context *ctx, const clprim__call *c,
+                                        clprim__launch_body body, const void *args,
+                                        cl_event *event);
+/* Lock held. Temporary memory for the rest of the call (handed back when
+ * the call ends). */
 clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_buf **buf);
-/* Lock held. Hands the temporary memory back and gives the chain's last
- * event to *event when st is CLPRIM_SUCCESS (a marker when nothing was
- * enqueued); returns st, or the failure of that last step. */
-clprim_status clprim__launch_end(clprim__launch *l, clprim_status st, cl_event *event);
 
 /* Blocking helpers: a device buffer of `bytes` (at least 1) holding a copy
  * of host memory `src` (NULL: uninitialised), and the copy back; failures

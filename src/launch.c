@@ -170,8 +170,10 @@ static clprim_status chain_end(clprim_context *ctx, clprim__chain *c, cl_event *
 
 /* ---- one call ---- */
 
-clprim_status clprim__launch_begin(clprim_context *ctx, clprim__launch *l, const clprim__call *c,
-                                   int want_event)
+/* Validates the call as c describes and starts its chain; launch_end must
+ * follow whatever this returns. */
+static clprim_status launch_begin(clprim_context *ctx, clprim__launch *l, const clprim__call *c,
+                                  int want_event)
 {
     cl_command_queue queue = c->queue;
     clprim_status st;
@@ -213,7 +215,10 @@ clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_
     return st;
 }
 
-clprim_status clprim__launch_end(clprim__launch *l, clprim_status st, cl_event *event)
+/* Hands the temporary memory back and gives the chain's last event to
+ * *event when st is CLPRIM_SUCCESS; returns st, or the failure of that
+ * last step. */
+static clprim_status launch_end(clprim__launch *l, clprim_status st, cl_event *event)
 {
     int i;
     for (i = 0; i < l->num_temps; ++i)
@@ -225,6 +230,31 @@ clprim_status clprim__launch_end(clprim__launch *l, clprim_status st, cl_event *
     if (st == CLPRIM_SUCCESS)
         return chain_end(l->ctx, &l->chain, event);
     chain_end(l->ctx, &l->chain, NULL);
+    return st;
+}
+
+clprim_status clprim__launch_run_locked(clprim_context *ctx, const clprim__call *c,
+                                        clprim__launch_body body, const void *args,
+                                        cl_event *event)
+{
+    clprim__launch l;
+    clprim_status st = launch_begin(ctx, &l, c, event != NULL);
+    if (st == CLPRIM_SUCCESS)
+        st = body(&l, args);
+    return launch_end(&l, st, event);
+}
+
+clprim_status clprim__launch_run(clprim_context *ctx, const clprim__call *c,
+                                 clprim__launch_body body, const void *args, cl_event *event)
+{
+    clprim_status st;
+    if (event)
+        *event = NULL;
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    st = clprim__launch_run_locked(ctx, c, body, args, event);
+    pthread_mutex_unlock(&ctx->lock);
     return st;
 }
 

@@ -72,86 +72,92 @@ static clprim_status reduce_fast_once(clprim__launch *l, cl_kernel k, unsigned w
     return st;
 }
 
-static clprim_status reduce_locked(clprim_context *ctx, cl_command_queue queue,
-                                   const clprim_reduce_desc *d, cl_mem in, size_t in_off,
-                                   size_t n, cl_mem result, size_t result_off, cl_uint num_wait,
-                                   const cl_event *wait, cl_event *event)
+/* The arguments of one clprim_reduce, for reduce_body. */
+typedef struct reduce_args {
+    const clprim_reduce_desc *d;
+    cl_mem in, result;
+    size_t in_off, n, result_off;
+} reduce_args;
+
+/* One call, validated by the launch layer: parameters, program, grid, and
+ * the levels (or reduce_fast's one launch). */
+static clprim_status reduce_body(clprim__launch *l, const void *args)
 {
-    clprim__call call = {d, 0, 0, NULL, 0, CLPRIM_REDUCE_ALGORITHM_COUNT_,
-                         "clprim_reduce_algorithm", queue, num_wait, wait, 2,
-                         {{"in", in, in_off, n, 0}, {"result", result, result_off, 1, 0}}};
-    clprim__program_spec spec = {program_files, NULL, NULL, 0, NULL, 0};
-    clprim__launch l;
+    const reduce_args *a = args;
+    clprim_context *ctx = l->ctx;
+    const size_t elem = l->elem.size;
+    clprim__program_spec spec = {program_files, l->elem.defines, NULL, 0, NULL, 0};
     clprim__program *prog;
     clprim__pool_buf *buf = NULL;
-    clprim__reduce_tuning t;
-    clprim_reduce_algorithm algo;
+    clprim__reduce_tuning t = clprim__reduce_tuning_for(&ctx->info, elem);
+    const clprim_reduce_algorithm algo =
+        a->d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : a->d->algorithm;
     cl_kernel k;
-    size_t elem, temp_n = 0, m, groups, off;
+    size_t temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
     clprim_status st;
 
-    if (d) {
-        call.type = d->type;
-        call.op = d->op;
-        call.custom = d->custom;
-        call.algorithm = (int)d->algorithm;
-    }
-    st = clprim__launch_begin(ctx, &l, &call, event != NULL);
-    if (st != CLPRIM_SUCCESS)
-        goto cleanup;
-
-    elem = l.elem.size;
-    t = clprim__reduce_tuning_for(&ctx->info, elem);
     /* the trees hold 2 * WG_SIZE elements in local memory */
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;
-    spec.element = l.elem.defines;
     spec.wg_size = t.wg_size;
     st = clprim__program_get(ctx, &spec, &prog);
     if (st != CLPRIM_SUCCESS)
-        goto cleanup;
+        return st;
     t.wg_size = clprim__program_wg_size(prog);
-    algo = d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : d->algorithm;
     st = clprim__program_kernel(ctx, prog, kernels[algo], &k);
     if (st != CLPRIM_SUCCESS)
-        goto cleanup;
+        return st;
 
-    groups = level_groups(algo, &t, &ctx->info, n, &l.elem);
-    if (algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES")) {
-        st = reduce_fast_once(&l, k, t.wg_size, in, in_off, n, result, result_off, groups);
-        goto cleanup;
-    }
+    groups = level_groups(algo, &t, &ctx->info, a->n, &l->elem);
+    if (algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES"))
+        return reduce_fast_once(l, k, t.wg_size, a->in, a->in_off, a->n, a->result, a->result_off,
+                                groups);
     /* partial results of every level but the last live in pooled memory */
-    for (m = n; (groups = level_groups(algo, &t, &ctx->info, m, &l.elem)) > 1; m = groups)
+    for (m = a->n; (groups = level_groups(algo, &t, &ctx->info, m, &l->elem)) > 1; m = groups)
         temp_n += groups;
     if (temp_n) {
-        st = clprim__launch_temp(&l, temp_n * elem, &buf);
+        st = clprim__launch_temp(l, temp_n * elem, &buf);
         if (st != CLPRIM_SUCCESS)
-            goto cleanup;
+            return st;
     }
     /* level by level: in -> partials -> ... -> result[result_off] */
-    src = in;
-    off = in_off;
-    m = n;
+    src = a->in;
+    off = a->in_off;
+    m = a->n;
     temp_n = 0;
     do {
-        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &l.elem)) == 1;
-        cl_mem dst = last ? result : clprim__pool_mem(buf);
-        const size_t dst_off = last ? result_off : temp_n;
+        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &l->elem)) == 1;
+        cl_mem dst = last ? a->result : clprim__pool_mem(buf);
+        const size_t dst_off = last ? a->result_off : temp_n;
         st = set_args(ctx, k, src, off, m, dst, dst_off,
                       algo == CLPRIM_REDUCE_FAST ? &none : NULL); /* no state: two launches */
         if (st == CLPRIM_SUCCESS)
-            st = clprim__chain_kernel(ctx, &l.chain, k, groups, t.wg_size);
+            st = clprim__chain_kernel(ctx, &l->chain, k, groups, t.wg_size);
         src = dst;
         off = dst_off;
         m = groups;
         temp_n += groups;
     } while (st == CLPRIM_SUCCESS && groups > 1);
+    return st;
+}
 
-cleanup:
-    return clprim__launch_end(&l, st, event);
+/* The launch layer's description of a call. */
+static void describe(clprim__call *c, const reduce_args *a, cl_command_queue queue,
+                     cl_uint num_wait, const cl_event *wait)
+{
+    const clprim__call call = {a->d, 0, 0, NULL, 0, CLPRIM_REDUCE_ALGORITHM_COUNT_,
+                               "clprim_reduce_algorithm", queue, num_wait, wait, 2,
+                               {{"in", a->in, a->in_off, a->n, 0},
+                                {"result", a->result, a->result_off, 1, 0}}};
+    *c = call;
+    if (a->d) {
+        c->type = a->d->type;
+        c->op = a->d->op;
+        c->custom = a->d->custom;
+        c->algorithm = (int)a->d->algorithm;
+    }
 }
 
 clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
@@ -159,15 +165,10 @@ clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
                             cl_mem result, size_t result_off, cl_uint num_wait,
                             const cl_event *wait, cl_event *event)
 {
-    clprim_status st;
-    if (event)
-        *event = NULL;
-    if (!ctx)
-        return CLPRIM_INVALID_ARGUMENT;
-    pthread_mutex_lock(&ctx->lock);
-    st = reduce_locked(ctx, queue, d, in, in_off, n, result, result_off, num_wait, wait, event);
-    pthread_mutex_unlock(&ctx->lock);
-    return st;
+    const reduce_args a = {d, in, result, in_off, n, result_off};
+    clprim__call call;
+    describe(&call, &a, queue, num_wait, wait);
+    return clprim__launch_run(ctx, &call, reduce_body, &a, event);
 }
 
 clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc *d, cl_mem in,
@@ -190,8 +191,12 @@ clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc 
      * calls allocate nothing */
     pthread_mutex_lock(&ctx->lock);
     st = clprim__pool_acquire(ctx, ctx->queue, elem, &buf);
-    if (st == CLPRIM_SUCCESS)
-        st = reduce_locked(ctx, NULL, d, in, in_off, n, clprim__pool_mem(buf), 0, 0, NULL, &done);
+    if (st == CLPRIM_SUCCESS) {
+        const reduce_args a = {d, in, clprim__pool_mem(buf), in_off, n, 0};
+        clprim__call call;
+        describe(&call, &a, NULL, 0, NULL);
+        st = clprim__launch_run_locked(ctx, &call, reduce_body, &a, &done);
+    }
     if (st == CLPRIM_SUCCESS) {
         cl_int err = clEnqueueReadBuffer(ctx->queue, clprim__pool_mem(buf), CL_TRUE, 0, elem,
                                          value, 1, &done, NULL);

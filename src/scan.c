@@ -254,111 +254,107 @@ static void scan_params(char *buf, size_t size, const clprim__scan_tuning *t, un
              t->coarse_items, t->tile_items, t->sp_tile_items, t->lookback_spins, prefetch);
 }
 
-static clprim_status scan_locked(clprim_context *ctx, cl_command_queue queue,
-                                 const clprim_scan_desc *d, cl_mem in, size_t in_off, cl_mem out,
-                                 size_t out_off, size_t n, cl_uint num_wait, const cl_event *wait,
-                                 cl_event *event)
+/* The arguments of one clprim_scan, for scan_body. */
+typedef struct scan_args {
+    const clprim_scan_desc *d;
+    cl_mem in, out;
+    size_t in_off, out_off, n;
+} scan_args;
+
+/* One call, validated by the launch layer: parameters, program, grid, and
+ * the commands of the chosen algorithm. */
+static clprim_status scan_body(clprim__launch *l, const void *args)
 {
-    clprim__call call = {d, 0, 0, NULL, 0, CLPRIM_SCAN_ALGORITHM_COUNT_, "clprim_scan_algorithm",
-                         queue, num_wait, wait, 2,
-                         {{"in", in, in_off, n, 0}, {"out", out, out_off, n, 0}}};
-    clprim__program_spec spec = {program_files, NULL, NULL, 0, "scan_single_pass", 0};
-    clprim__launch l;
+    const scan_args *a = args;
+    const clprim_scan_desc *d = a->d;
+    const clprim__element *e = &l->elem;
+    clprim_context *ctx = l->ctx;
+    clprim__program_spec spec = {program_files, e->defines, NULL, 0, "scan_single_pass", 0};
+    const size_t n = a->n;
     scan_run r;
     clprim__program *prog;
     clprim__pool_buf *buf = NULL;
     clprim__scan_tuning t;
     clprim_scan_algorithm algo;
-    const clprim__element *e = &l.elem;
     char params[256];
     size_t temp_n;
     clprim_status st;
 
-    if (d) {
-        call.type = d->type;
-        call.op = d->op;
-        call.custom = d->custom;
-        call.algorithm = (int)d->algorithm;
-    }
+    if (is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
+                            clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
+    if (n == 0)
+        return CLPRIM_SUCCESS;
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
-    r.chain = &l.chain;
-    st = clprim__launch_begin(ctx, &l, &call, event != NULL);
-    if (st == CLPRIM_SUCCESS && is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
-        st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
-                          clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
-    if (st != CLPRIM_SUCCESS || n == 0)
-        goto cleanup;
-
+    r.chain = &l->chain;
     t = clprim__scan_tuning_for(&ctx->info, e->size);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
     t = scan_tuning(ctx, e, t, is_single_pass(algo));
     scan_params(params, sizeof params, &t, sp_prefetch(e, &t));
-    spec.element = e->defines;
     spec.params = params;
     spec.wg_size = t.wg_size;
     spec.bound_regs = t.sp_max_regs; /* the single pass's (its other kernels stay well below) */
     st = clprim__program_get(ctx, &spec, &prog);
     if (st != CLPRIM_SUCCESS)
-        goto cleanup;
+        return st;
     t.wg_size = clprim__program_wg_size(prog);
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
     r.groups_per_cu = t.sp_groups_per_cu;
     st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel);
     if (st != CLPRIM_SUCCESS)
-        goto cleanup;
+        return st;
     if (is_single_pass(algo)) {
         const size_t tiles = (n + r.tile - 1) / r.tile;
         if (tiles > 1) {
-            st = clprim__launch_temp(&l, CLPRIM_TILE_STATE_BYTES(tiles, status_words(e), e->size),
+            st = clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, status_words(e), e->size),
                                      &buf);
             if (st != CLPRIM_SUCCESS)
-                goto cleanup;
+                return st;
         }
-        st = scan_single_pass(&r, buf, single_pass_layout(tiles, e), in, in_off, out, out_off, n,
-                              (d->exclusive ? SCAN_EXCLUSIVE : 0) |
-                                  (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0) |
-                                  (in == out ? SCAN_IN_PLACE : 0) |
-                                  (e->builtin && (in_off * e->size) % 16 == 0 &&
-                                           (out_off * e->size) % 16 == 0
-                                       ? SCAN_ALIGNED
-                                       : 0));
-        goto cleanup;
+        return scan_single_pass(&r, buf, single_pass_layout(tiles, e), a->in, a->in_off, a->out,
+                                a->out_off, n,
+                                (d->exclusive ? SCAN_EXCLUSIVE : 0) |
+                                    (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0) |
+                                    (a->in == a->out ? SCAN_IN_PLACE : 0) |
+                                    (e->builtin && (a->in_off * e->size) % 16 == 0 &&
+                                             (a->out_off * e->size) % 16 == 0
+                                         ? SCAN_ALIGNED
+                                         : 0));
     }
     st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
     if (st == CLPRIM_SUCCESS)
         st = clprim__program_kernel(ctx, prog, "scan_reduce", &r.reduce_kernel);
     r.reduce_then_scan = algo == CLPRIM_SCAN_MULTILEVEL;
     if (st != CLPRIM_SUCCESS)
-        goto cleanup;
-
+        return st;
     temp_n = temp_elements(n, r.tile);
     if (temp_n) {
-        st = clprim__launch_temp(&l, temp_n * e->size, &buf);
+        st = clprim__launch_temp(l, temp_n * e->size, &buf);
         if (st != CLPRIM_SUCCESS)
-            goto cleanup;
+            return st;
         r.temp = clprim__pool_mem(buf);
     }
-    st = scan_level(&r, in, in_off, out, out_off, n, d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
-
-cleanup:
-    return clprim__launch_end(&l, st, event);
+    return scan_level(&r, a->in, a->in_off, a->out, a->out_off, n,
+                      d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
 }
 
 clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clprim_scan_desc *d,
                           cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n,
                           cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    clprim_status st;
-    if (event)
-        *event = NULL;
-    if (!ctx)
-        return CLPRIM_INVALID_ARGUMENT;
-    pthread_mutex_lock(&ctx->lock);
-    st = scan_locked(ctx, queue, d, in, in_off, out, out_off, n, num_wait, wait, event);
-    pthread_mutex_unlock(&ctx->lock);
-    return st;
+    const scan_args a = {d, in, out, in_off, out_off, n};
+    clprim__call call = {d, 0, 0, NULL, 0, CLPRIM_SCAN_ALGORITHM_COUNT_, "clprim_scan_algorithm",
+                         queue, num_wait, wait, 2,
+                         {{"in", in, in_off, n, 0}, {"out", out, out_off, n, 0}}};
+    if (d) {
+        call.type = d->type;
+        call.op = d->op;
+        call.custom = d->custom;
+        call.algorithm = (int)d->algorithm;
+    }
+    return clprim__launch_run(ctx, &call, scan_body, &a, event);
 }
 
 clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, const void *in,
