@@ -287,7 +287,7 @@ typedef struct clprim__call_buffer {
 #define CLPRIM__MAX_CALL_BUFFERS 6
 #define CLPRIM__MAX_CALL_TEMPS 2
 
-/* What a primitive's call is made of, for clprim__launch_begin: the
+/* What a primitive's call is made of, for clprim__launch_run: the
  * primitive fills it from its descriptor and arguments (data, no code). */
 typedef struct clprim__call {
     const void *desc;                 /* the descriptor (must not be NULL) */
