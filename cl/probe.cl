@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Probe of a caller's element type and operator, run once when the element
  * or operator is created (src/operator.c): the device's sizeof(T), which the
  * host's size must match, and (for an operator) whether IDENTITY behaves as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reduce kernels. Each work-group folds its part of `in` to one value and
  * writes it to out[out_off + group]; the host runs levels until one value is
  * left, the last level writing the caller's result (src/reduce.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host/kernel contract of cl/reduce.cl, valid C and OpenCL C alike
  * (src/reduce.c includes it; the build step puts it before reduce.cl).
  * Macros only.

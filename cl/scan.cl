@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scan kernels: one kernel per work-group algorithm, each scanning one tile
  * per work-group and (optionally) writing the tile's total to `sums`, plus the
  * uniform add that the hierarchical driver (src/scan.c) runs after the tile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host/kernel contract of cl/scan.cl, valid C and OpenCL C alike (src/scan.c
  * includes it; the build step puts it before scan.cl). Macros only.
  *

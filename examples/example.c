@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The README's example: an exclusive prefix sum of a host array. */
 #include <clprim.h>
 #include <stdio.h>
@@ -5,7 +6,8 @@
 int main(void)
 {
     clprim_context *ctx = NULL;
-    clprim_scan_desc desc = {0}; /* int32, sum, inclusive, AUTO */
+    /* int32 sum, inclusive, AUTO (spelt out, so that it compiles as C++ too) */
+    clprim_scan_desc desc = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL};
     cl_int in[8] = {3, 1, 7, 0, 4, 1, 6, 3}, out[8];
     char why[512];
     clprim_status st;

@@ -1,6 +1,8 @@
-/* The README's second example: a linear recurrence x[i] = a[i]*x[i-1] + b[i]
- * (x[-1] = 0) solved with a scan over a user-defined operator: composition
- * of the affine maps x -> a*x + b, given as OpenCL C. */
+/* SPDX-License-Identifier: MIT */
+/* The second documented example (docs/algorithms.md): a linear recurrence
+ * x[i] = a[i]*x[i-1] + b[i] (x[-1] = 0) solved with a scan over a
+ * user-defined operator: composition of the affine maps x -> a*x + b, given
+ * as OpenCL C. */
 #include <clprim.h>
 #include <math.h>
 #include <stdio.h>

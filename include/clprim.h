@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clprim — data-parallel primitives (scan, ...) on OpenCL.
  *
@@ -68,9 +69,9 @@ extern "C" {
 #endif
 
 #define CLPRIM_VERSION_MAJOR 0
-#define CLPRIM_VERSION_MINOR 1
+#define CLPRIM_VERSION_MINOR 2
 #define CLPRIM_VERSION_PATCH 0
-#define CLPRIM_VERSION_STRING "0.1.0"
+#define CLPRIM_VERSION_STRING "0.2.0"
 
 /* Version of the library actually linked (may differ from the header's). */
 CLPRIM_API const char *clprim_version_string(void);
@@ -197,7 +198,11 @@ typedef struct clprim_context_options {
 } clprim_context_options;
 
 /* Creates a context on a device chosen as options->device says, with its own
- * cl_context and in-order command queue (profiling enabled). */
+ * cl_context and in-order command queue (profiling enabled). Returns
+ * CLPRIM_NO_DEVICE when no device matches: no OpenCL driver is installed
+ * (pocl-opencl-icd runs on any CPU; clinfo lists what the loader finds), or
+ * none has that name. Since no context exists to hold the message, the log
+ * callback of options, if any, is told why. */
 CLPRIM_API clprim_status clprim_context_create(const clprim_context_options *options,
                                                clprim_context **ctx);
 

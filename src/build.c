@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Program assembly and building, with an in-memory cache per context. The
  * build step knows no primitive: each describes its program (files, element
  * and tuning defines, work-group size, register bound) in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Contexts: device choice, the OpenCL objects a context holds, create /
  * wrap / release and the accessors. Nothing else: messages are diag.c's,
  * argument checks and enqueueing launch.c's. */
@@ -128,8 +129,23 @@ clprim_status clprim_context_create(const clprim_context_options *opt, clprim_co
     if (want && !*want)
         want = NULL;
     st = choose_device(want, &dev);
-    if (st != CLPRIM_SUCCESS)
+    if (st != CLPRIM_SUCCESS) {
+        /* no context survives to hold a message: the log callback hears why */
+        if (opt && opt->log) {
+            char msg[512];
+            if (st == CLPRIM_NO_DEVICE && want)
+                snprintf(msg, sizeof msg, "no OpenCL device whose \"platform / device\" name "
+                         "contains \"%s\" (clinfo -l lists them)", want);
+            else if (st == CLPRIM_NO_DEVICE)
+                snprintf(msg, sizeof msg, "no OpenCL device found: install a driver "
+                         "(pocl-opencl-icd runs on any CPU) and check with clinfo");
+            else
+                snprintf(msg, sizeof msg, "listing OpenCL platforms and devices failed: %s",
+                         clprim_status_string(st));
+            opt->log(opt->log_user, CLPRIM_LOG_WARNING, msg);
+        }
         return st;
+    }
     if (!(ctx = context_alloc()))
         return CLPRIM_OUT_OF_HOST_MEMORY;
     ctx->device = dev;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device facts, probed once per context: what the kernels are specialised for. */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Diagnostics: the last failure's message, the log callback, and the
  * formatting both use. The bottom host layer: it calls nothing of clprim's. */
 #include "internal.h"

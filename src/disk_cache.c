@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* On-disk cache of built program binaries, shared by processes.
  *
  * Entry key: the whole assembled source and build options, with everything

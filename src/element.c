@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The element of a call: a built-in type and operator, or the caller's
  * operator (and the element type it is on), as the define header that
  * specialises the generic kernels. No device work here: objects are made

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Declarations shared between clprim's source files (never installed).
  *
  * Host layers, bottom to top; a file calls only files of lower layers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The launch layer: what every primitive's call does around its own
  * kernels. A primitive describes its call with data (clprim__call: the
  * descriptor, element, algorithm range, queue, wait list, buffers) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The caller's element types and operators: checked on the device (the
  * probe: sizeof, and the identity law) before anything runs. Their define
  * headers and the resolution of a call's element are element.c's. */

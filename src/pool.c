@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Temporary device memory, pooled per context so that the steady state makes
  * no clCreateBuffer per call.
  *

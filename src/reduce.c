@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reduce: the levels that combine partial results on the device, and the
  * blocking helpers. Validation, arguments and the enqueue chain are the
  * launch layer's; the contract with the kernels is cl/reduce_abi.h. */

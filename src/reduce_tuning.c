@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reduce's tuning rows: the work-group size and reduce_fast's grid. Rows are
  * data, matched most specific first (tuning.c); each says where its numbers
  * came from. The trees' work-group is clamped to local memory in reduce.c. */

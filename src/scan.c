@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scan: parameters, and the hierarchical driver that extends every
  * work-group algorithm of cl/scan.cl to any n; the single pass in one
  * launch. Validation, arguments and the enqueue chain are the launch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scan's tuning rows: work-group sizes, items per work-item, the single
  * pass's grid and register bound, and what AUTO runs. Rows are data, matched
  * most specific first (tuning.c); each says where its numbers came from.

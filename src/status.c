@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status names, from the X-macro tables in clprim.h and OpenCL's error list. */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tuning rows: how a primitive's table is matched to a device, the
  * development knobs, and work-group sizes clamped to what the device allows.
  * The rows themselves are each primitive's (src/<primitive>_tuning.c): the

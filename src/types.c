@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Element types and operators: names, sizes, and the OpenCL C defines that
  * specialise the generic kernels, all derived from the X-macro tables in
  * clprim.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The on-disk program cache: hits across contexts and processes, damaged
  * files and rejected binaries rebuilt and replaced, a driver update missing,
  * the switches, an unwritable folder, two processes filling one entry at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runtime around the kernels: wrapping the caller's objects, events and
  * wait lists, out-of-order queues, several threads on one context, logging. */
 #define _POSIX_C_SOURCE 200809L

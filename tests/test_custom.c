@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* User-defined operators and element types: each operator (one of them
  * built on a clprim_element) scanned by every
  * algorithm (inclusive and exclusive) and reduced by every algorithm, on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad input: every one gets a clear status and message, nothing runs, the
  * context stays usable. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The single-pass layer (cl/common/lookback.clh) carrying values other than
  * the element: per-tile counts packed in one status word (LB_WORDS 1), 64-bit
  * sums split over two (LB_WORDS 2), and a struct in value slots (LB_WORDS 0),

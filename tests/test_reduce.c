@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reduce correctness: every algorithm x type x operator over edge sizes
  * (0, 1, 2^k - 1, 2^k, 2^k + 1: around every SIMD width, work-group size,
  * per-group tile and vector width), random medium and large sizes, offsets

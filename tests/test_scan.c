@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scan correctness: every algorithm x type x operator x inclusive/exclusive
  * over edge sizes (0, 1, 2^k - 1, 2^k, 2^k + 1 around every SIMD width,
  * work-group size and tile clprim can choose, all powers of two), a random

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What tools/clprim-bench.c and tools/first_call.c (one executable) share. */
 #ifndef CLPRIM_BENCH_H
 #define CLPRIM_BENCH_H

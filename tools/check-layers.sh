@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks clprim's host layering from the compiled objects, not by eye.
 #
 #   check-layers.sh layers INTERNAL_H OBJECT...

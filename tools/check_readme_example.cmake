@@ -1,10 +1,14 @@
-# Fails when README.md no longer shows the examples verbatim, so that the
-# examples readers copy are the ones the build compiles and runs.
-file(READ "${SRC}/README.md" readme)
-foreach(name example.c recurrence.c)
+# SPDX-License-Identifier: MIT
+# Fails when the documentation no longer shows the examples verbatim, so that
+# the examples readers copy are the ones the build compiles and runs.
+foreach(pair "README.md:example.c" "docs/algorithms.md:recurrence.c")
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 page)
+  list(GET pair 1 name)
+  file(READ "${SRC}/${page}" text)
   file(READ "${SRC}/examples/${name}" example)
-  string(FIND "${readme}" "${example}" at)
+  string(FIND "${text}" "${example}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "README.md does not contain examples/${name} verbatim")
+    message(FATAL_ERROR "${page} does not contain examples/${name} verbatim")
   endif()
 endforeach()

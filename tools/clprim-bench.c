@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clprim-bench: times scan algorithms over n on one device, next to the
  * device's copy bandwidth measured in the same run and a sequential C loop.
  *
@@ -43,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_REPS 101
 
@@ -238,6 +240,49 @@ static int enqueue_call(bench *b, const void *arg, cl_event *ev)
                                     ev)) == CLPRIM_SUCCESS;
 }
 
+static const char usage[] =
+    "usage: clprim-bench [options]\n"
+    "Times clprim's scan (or reduce) algorithms over n on one OpenCL device, against\n"
+    "the device's copy (or read) bandwidth measured in the same run, every result\n"
+    "verified. Device: $CLPRIM_DEVICE (a substring of \"platform / device\"), else\n"
+    "the first GPU, else the first CPU.\n"
+    "\n"
+    "  --preset short|full|large  sizes: 2^10..2^24 (4), 2^10..2^28 and two odd n, or\n"
+    "                             2^26 and 2^28 (default short)\n"
+    "  --type T                   int32 uint32 int64 uint64 float double (default int32)\n"
+    "  --op OP                    sum product min max (default sum)\n"
+    "  --exclusive                exclusive scans (default inclusive)\n"
+    "  --reduce                   time the reduce algorithms instead\n"
+    "  --algorithms all|A,B,...   which algorithms, by name (default all)\n"
+    "  --reps R                   timed calls per point, 1..101 (default 11)\n"
+    "  --batch K                  also K calls back to back (default 8; 0: off)\n"
+    "  --csv FILE                 write every point as CSV (clprim-plot-bench draws it)\n"
+    "  --first-call               time the first call of fresh processes instead\n"
+    "  --help                     this text\n"
+    "\n"
+    "Progress goes to stderr when it is a terminal; results to stdout.\n";
+
+/* Whether name is one of the comma-separated names of list. */
+static int listed(const char *list, const char *name)
+{
+    const size_t len = strlen(name);
+    const char *p;
+    for (p = list; (p = strstr(p, name)) != NULL; p += len)
+        if ((p == list || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* The value after option argv[*i], or NULL (with a message) when there is none. */
+static const char *option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "clprim-bench: %s needs a value (see --help)\n", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
 int main(int argc, char **argv)
 {
     const char *preset = "short", *csv_path = NULL, *algos = "all";
@@ -251,31 +296,63 @@ int main(int argc, char **argv)
     FILE *csv = NULL;
     unsigned char *host_in, *want, *got;
     uint64_t seed = 0x243F6A8885A308D3ull;
+    const int progress = isatty(fileno(stderr));
 
     b.reps = 11;
     b.batch = 8;
+    /* stdout line by line, so that a pipe or a log sees each point as it comes */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--preset") && i + 1 < argc) preset = argv[++i];
-        else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
-        else if (!strcmp(argv[i], "--algorithms") && i + 1 < argc) algos = argv[++i];
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) b.reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--batch") && i + 1 < argc) b.batch = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--exclusive")) exclusive = 1;
-        else if (!strcmp(argv[i], "--reduce")) reduce = 1;
-        else if (!strcmp(argv[i], "--first-call")) first_call = 1;
-        else if (!strcmp(argv[i], "--first-call-child") && i + 1 < argc)
-            return clprim_bench_first_call_child(argv[i + 1]);
-        else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
-            ++i;
-            for (type = 0; type < CLPRIM_TYPE_COUNT_ && strcmp(clprim_type_name(type), argv[i]); ++type)
-                ;
-        } else if (!strcmp(argv[i], "--op") && i + 1 < argc) {
-            ++i;
-            for (op = 0; op < CLPRIM_OP_COUNT_ && strcmp(clprim_op_name(op), argv[i]); ++op)
-                ;
+        const char *v = NULL;
+        const char *opt = argv[i];
+        if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(opt, "--exclusive")) {
+            exclusive = 1;
+        } else if (!strcmp(opt, "--reduce")) {
+            reduce = 1;
+        } else if (!strcmp(opt, "--first-call")) {
+            first_call = 1;
+        } else if (!strcmp(opt, "--preset") || !strcmp(opt, "--csv") || !strcmp(opt, "--algorithms") ||
+                   !strcmp(opt, "--reps") || !strcmp(opt, "--batch") || !strcmp(opt, "--type") ||
+                   !strcmp(opt, "--op") || !strcmp(opt, "--first-call-child")) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 2;
+            if (!strcmp(opt, "--preset")) preset = v;
+            else if (!strcmp(opt, "--csv")) csv_path = v;
+            else if (!strcmp(opt, "--algorithms")) algos = v;
+            else if (!strcmp(opt, "--reps")) b.reps = atoi(v);
+            else if (!strcmp(opt, "--batch")) b.batch = atoi(v);
+            else if (!strcmp(opt, "--first-call-child")) return clprim_bench_first_call_child(v);
+            else if (!strcmp(opt, "--type"))
+                for (type = 0; type < CLPRIM_TYPE_COUNT_ && strcmp(clprim_type_name(type), v); ++type)
+                    ;
+            else
+                for (op = 0; op < CLPRIM_OP_COUNT_ && strcmp(clprim_op_name(op), v); ++op)
+                    ;
         } else {
-            fprintf(stderr, "usage: see the comment at the top of tools/clprim-bench.c\n");
+            fprintf(stderr, "clprim-bench: unknown option %s (see --help)\n", opt);
             return 2;
+        }
+    }
+    if (strcmp(preset, "short") && strcmp(preset, "full") && strcmp(preset, "large")) {
+        fprintf(stderr, "clprim-bench: unknown --preset %s (short, full or large)\n", preset);
+        return 2;
+    }
+    if (strcmp(algos, "all")) { /* every name asked for must exist */
+        char list[512], *name, *rest;
+        snprintf(list, sizeof list, "%s", algos);
+        for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
+            int found = 0;
+            for (a = 0; a < (reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_); ++a)
+                found |= !strcmp(name, reduce ? clprim_reduce_algorithm_name((clprim_reduce_algorithm)a)
+                                               : clprim_scan_algorithm_name((clprim_scan_algorithm)a));
+            if (!found) {
+                fprintf(stderr, "clprim-bench: no %s algorithm named %s (see --help)\n",
+                        reduce ? "reduce" : "scan", name);
+                return 2;
+            }
         }
     }
     if (type >= CLPRIM_TYPE_COUNT_ || op >= CLPRIM_OP_COUNT_ || b.reps < 1 || b.reps > MAX_REPS ||
@@ -305,6 +382,10 @@ int main(int argc, char **argv)
 
     if ((err = clprim_context_create(NULL, &b.ctx)) != CLPRIM_SUCCESS) {
         fprintf(stderr, "clprim-bench: no context: %s\n", clprim_status_string(err));
+        if (err == CLPRIM_NO_DEVICE)
+            fputs("clprim-bench: no OpenCL device found; install a driver (pocl-opencl-icd runs on "
+                  "any CPU) and check with clinfo, or set CLPRIM_DEVICE to one clinfo lists\n",
+                  stderr);
         return 1;
     }
     clprim_context_device_info(b.ctx, &info);
@@ -384,8 +465,10 @@ int main(int argc, char **argv)
             const call one = {reduce ? NULL : &d, &rd, n};
             int r, ok = 1;
             size_t bad;
-            if (strcmp(algos, "all") && !strstr(algos, name))
+            if (strcmp(algos, "all") && !listed(algos, name))
                 continue;
+            if (progress) /* a long run shows where it is; a log or pipe gets none of it */
+                fprintf(stderr, "\r\033[K[size %zu of %zu] n = %zu, %s ...", s + 1, count, n, name);
             /* device time: gated, as for the copy; host time: the call
              * alone plus clFinish, as for the copy */
             for (r = -2; r < b.reps && ok; ++r) {
@@ -445,6 +528,8 @@ int main(int argc, char **argv)
             }
         }
     }
+    if (progress)
+        fputs("\r\033[K", stderr);
     if (csv)
         fclose(csv);
     if (b.copy4)

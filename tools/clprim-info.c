@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clprim-info: every OpenCL platform and device, what clprim sees on each,
  * and whether each kernel family builds and runs there. */
 #include <clprim.h>
@@ -54,12 +55,28 @@ static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_ty
            st == CLPRIM_SUCCESS ? "ok" : clprim_status_string(st), why);
 }
 
-int main(void)
+static const char usage[] =
+    "usage: clprim-info [--help]\n"
+    "Lists every OpenCL platform and device, what clprim probes on each (SIMD width\n"
+    "and where it came from, local memory and banks, fp64, 64-bit atomics, inline\n"
+    "PTX, single-pass support) and whether each kernel family builds and gives the\n"
+    "right answer there. Exit status 1 when no OpenCL platform is found.\n";
+
+int main(int argc, char **argv)
 {
     cl_platform_id platforms[16];
     cl_uint np = 0, p;
+    if (argc > 1) {
+        const int help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
+        if (!help)
+            fprintf(stderr, "clprim-info: unknown option %s\n", argv[1]);
+        fputs(usage, help ? stdout : stderr);
+        return help ? 0 : 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) {
-        printf("no OpenCL platform found\n");
+        printf("no OpenCL platform found: install a driver (pocl-opencl-icd runs on any CPU)\n"
+               "and check with clinfo that it is listed\n");
         return 1;
     }
     printf("clprim %s\n", clprim_version_string());

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Turns the kernel sources under cl/ into a C file of string arrays, so that
 # an installed library needs no files beside it.
 #   cmake -DCL_DIR=<cl folder> -DOUT=<generated .c> -P embed_cl.cmake

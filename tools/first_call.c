@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clprim-bench --first-call: what the first scan costs in a fresh process,
  * with the on-disk program cache cold and warm.
  *

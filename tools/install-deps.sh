@@ -1,10 +1,12 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs what building and testing clprim needs on Debian / Ubuntu: a C
-# compiler, CMake, the OpenCL headers and ICD loader, PoCL (OpenCL on the CPU,
-# so there is always a device), cmocka, clinfo and gnuplot (benchmark charts).
+# compiler, CMake, pkg-config, the OpenCL headers and ICD loader, PoCL
+# (OpenCL on the CPU, so there is always a device), cmocka, clinfo and
+# gnuplot (benchmark charts).
 # Skips apt when all are there.
 set -eu
-pkgs="build-essential cmake ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev clinfo gnuplot-nox"
+pkgs="build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev clinfo gnuplot-nox"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

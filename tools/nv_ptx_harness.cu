@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // nv_ptx_harness: runs the PTX that NVIDIA's OpenCL compiler made of clprim's
 // kernels through the CUDA driver API, so that CUDA's tools can see it (Nsight
 // Compute takes no OpenCL), and times CUB and the copy / read ceilings with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host/kernel contract of the single-pass machinery (lookback.clh), valid C
  * and OpenCL C alike: src/ includes it to size and describe the state that
  * cl/common/lookback.clh reads and writes, so the two cannot drift apart.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "testutil.h"
 
 #include "reference/reference.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test helpers: seeded random inputs and runners for one scan or reduce
  * case that poison the output and check all of it against the host
  * references (tests/reference/, shared with clprim-bench). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host references of clprim's primitives: one per primitive, shared by the
  * tests and clprim-bench so that the two can never disagree about what a
  * right answer is. Generated from the same X-macro tables as the library

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+# Debian packages from the build (`cpack -G DEB` in the build folder): the
+# shared library, the development files, and the tools, each its own
+# package, so that `apt install ./libclprim*.deb` works on a fresh machine.
+set(CPACK_PACKAGE_NAME clprim)
+set(CPACK_PACKAGE_VENDOR "clprim")
+set(CPACK_PACKAGE_CONTACT "clprim maintainers <clprim@users.noreply.github.com>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL runtime dev tools)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION libs)
+# the runtime package is named after the SONAME (Debian policy 8.1)
+set(CLPRIM_DEB_RUNTIME libclprim${CLPRIM_SOVERSION})
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME ${CLPRIM_DEB_RUNTIME})
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_GENERATE_SHLIBS ON) # shlibs file and the ldconfig trigger
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "ocl-icd-libopencl1 | libopencl1, libc6")
+set(CPACK_DEBIAN_RUNTIME_DESCRIPTION "data-parallel primitives on OpenCL (shared library)
+Scan, reduce and more, compiled at load time for the OpenCL device found (NVIDIA, AMD and Intel GPUs, any CPU through PoCL).")
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME libclprim-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
+    "${CLPRIM_DEB_RUNTIME} (= ${PROJECT_VERSION}), ocl-icd-opencl-dev | opencl-dev, opencl-c-headers | opencl-headers")
+set(CPACK_DEBIAN_DEV_DESCRIPTION "data-parallel primitives on OpenCL (development files)
+The header, static library, CMake package (find_package(clprim)) and pkg-config file of clprim.")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME clprim-tools)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "ocl-icd-libopencl1 | libopencl1, libc6")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SUGGESTS "gnuplot-nox, pocl-opencl-icd")
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION "data-parallel primitives on OpenCL (tools)
+clprim-info lists what clprim sees on each OpenCL device; clprim-bench times its primitives against the device's copy bandwidth.")
+include(CPack)
