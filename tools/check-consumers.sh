@@ -50,10 +50,12 @@ tree)
   libdir=$(find "$prefix" -name clprim.pc -printf '%h\n' | head -n1)
   consumer package -DCLPRIM_FROM=package -DCMAKE_PREFIX_PATH="$prefix"
   pkgconfig pkg-config "$libdir"
-  if git -C "$src" rev-parse HEAD >/dev/null 2>&1; then
+  # FetchContent takes the checkout's HEAD: only where HEAD is what is built
+  if git -C "$src" rev-parse HEAD >/dev/null 2>&1 &&
+     [ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
     consumer fetch -DCLPRIM_FROM=fetch -DCLPRIM_GIT="$src" -DCLPRIM_GIT_TAG="$(git -C "$src" rev-parse HEAD)"
   else
-    echo "+ consumer: fetch skipped ($src is not a git checkout)"
+    echo "+ consumer: fetch skipped ($src is not a git checkout, or not at its HEAD)"
   fi
   consumer subdir -DCLPRIM_FROM=subdir -DCLPRIM_SOURCE_DIR="$src"
   ;;
