@@ -535,6 +535,149 @@ CLPRIM_API clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_re
 CLPRIM_API clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
                                      size_t n, double *mean);
 
+/* ------------------------------------------------------------------------ */
+/* Stream compaction: select, partition, unique, run-length encoding         */
+/* ------------------------------------------------------------------------ */
+
+/* XX(NAME, number, lower-case name). Every algorithm is correct for every n.
+ *   AUTO         the measured fastest for the device (SINGLE_PASS where the
+ *                single-pass scans run, THREE_PASS elsewhere);
+ *   THREE_PASS   the taught form: write a 0/1 flag per element, exclusive-
+ *                scan the flags with clprim's own scan, scatter each kept
+ *                element to its scanned address;
+ *   SINGLE_PASS  one kernel: each tile flags and counts its elements, finds
+ *                the count before it with decoupled look-back over tile
+ *                counts (the scan's machinery and no-hang fallback), and
+ *                writes its kept elements, gathered in local memory, as one
+ *                contiguous run. Needs what the single-pass scans need
+ *                (clprim_device_info.has_single_pass), else
+ *                CLPRIM_UNSUPPORTED. */
+#define CLPRIM_COMPACT_ALGORITHM_MAP(XX)                                       \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(THREE_PASS, 1, "three-pass")                                              \
+  XX(SINGLE_PASS, 2, "single-pass")
+
+typedef enum clprim_compact_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_COMPACT_##NAME = num,
+  CLPRIM_COMPACT_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_COMPACT_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_compact_algorithm;
+
+/* "three-pass", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_compact_algorithm_name(clprim_compact_algorithm algorithm);
+
+/* Which elements select and partition keep. XX(NAME, number, name).
+ *   LESS ... NOT_EQUAL   x < value, ..., x != value, with desc->value one
+ *                        element of the built-in type (floats compare as
+ *                        IEEE: NaN is kept by NOT_EQUAL only);
+ *   FLAGS_U8, FLAGS_U32  desc->flags[desc->flags_off + i] != 0 (uint8 or
+ *                        uint32 flags, one per element);
+ *   EXPRESSION           desc->expression, an OpenCL C expression of `x`
+ *                        (the element) and `i` (its index from in_off, a
+ *                        ulong), non-zero keeps; compiled at first use for
+ *                        the device (CLPRIM_BUILD_FAILED with the compiler's
+ *                        log in the last error). */
+#define CLPRIM_PREDICATE_MAP(XX)                                               \
+  XX(LESS, 0, "<")                                                             \
+  XX(LESS_EQUAL, 1, "<=")                                                      \
+  XX(GREATER, 2, ">")                                                          \
+  XX(GREATER_EQUAL, 3, ">=")                                                   \
+  XX(EQUAL, 4, "==")                                                           \
+  XX(NOT_EQUAL, 5, "!=")                                                       \
+  XX(FLAGS_U8, 6, "flags-u8")                                                  \
+  XX(FLAGS_U32, 7, "flags-u32")                                                \
+  XX(EXPRESSION, 8, "expression")
+
+typedef enum clprim_predicate {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_PREDICATE_##NAME = num,
+  CLPRIM_PREDICATE_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_PREDICATE_COUNT_ /* not a predicate */
+} clprim_predicate;
+
+/* "<", ..., "flags-u8", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_predicate_name(clprim_predicate predicate);
+
+/* What a compaction works on and keeps. Zero-initialised: int32, keep
+ * x < 0 (with value NULL: refused), AUTO. Fields a call does not use (the
+ * predicate for unique and run-length encoding) are ignored.
+ *   type, element  the elements: a built-in type, or (element non-NULL) a
+ *                  caller's type of this context (clprim_element_create,
+ *                  1 to 64 bytes; comparisons with a constant are for
+ *                  built-in types only);
+ *   predicate, value, flags, flags_off, expression: as clprim_predicate;
+ *   indices, indices_off  select only, optional: the kept elements'
+ *                  original indices (from in_off), as cl_ulong, in order;
+ *   reverse_rejected  partition only: 0 (default) writes the rejected
+ *                  elements after the kept ones in their order (stable on
+ *                  both sides); 1 writes them from the end backwards, as CUB
+ *                  does (rejected element r of the input at out_off + n - 1 - r),
+ *                  which the single pass does in one read of the input
+ *                  instead of two. */
+typedef struct clprim_compact_desc {
+  clprim_type type;
+  const clprim_element *element;
+  clprim_predicate predicate;
+  const void *value;
+  cl_mem flags;
+  size_t flags_off;
+  const char *expression;
+  clprim_compact_algorithm algorithm;
+  cl_mem indices;
+  size_t indices_off;
+  int reverse_rejected;
+} clprim_compact_desc;
+
+/* The calls below take n elements of `in` from in_off, write their output
+ * from out_off, and write the number of kept elements (select, partition),
+ * runs (unique, run_length_encode) to element count_off of `count` as one
+ * cl_ulong. Output past the count is left untouched. They enqueue and return,
+ * like clprim_scan (same queue, wait-list and event rules, same argument
+ * checks: every buffer against CL_MEM_SIZE, the flags buffer against n
+ * flags, the count buffer against one cl_ulong). n may be 0 (the count is 0).
+ * In place (out == in, out_off == in_off) is allowed for select and unique
+ * only; other overlaps are undefined.
+ *
+ * select:     the kept elements in their order (stable).
+ * partition:  all n elements: the kept ones first, in order, then the
+ *             rejected ones (see desc->reverse_rejected); count = kept.
+ * unique:     the first element of every run of equal consecutive elements
+ *             (built-in types compare with == (floats as IEEE: -0.0 equals
+ *             0.0, NaN equals nothing, so each NaN is a run of its own);
+ *             the caller's types compare bytewise).
+ * run_length_encode: each run's first element to `out` and its length to
+ *             `lengths` (cl_ulong, from lengths_off); count = runs. */
+CLPRIM_API clprim_status clprim_select(clprim_context *ctx, cl_command_queue queue,
+                                       const clprim_compact_desc *desc, cl_mem in, size_t in_off,
+                                       cl_mem out, size_t out_off, size_t n, cl_mem count,
+                                       size_t count_off, cl_uint num_wait, const cl_event *wait,
+                                       cl_event *event);
+CLPRIM_API clprim_status clprim_partition(clprim_context *ctx, cl_command_queue queue,
+                                          const clprim_compact_desc *desc, cl_mem in,
+                                          size_t in_off, cl_mem out, size_t out_off, size_t n,
+                                          cl_mem count, size_t count_off, cl_uint num_wait,
+                                          const cl_event *wait, cl_event *event);
+CLPRIM_API clprim_status clprim_unique(clprim_context *ctx, cl_command_queue queue,
+                                       const clprim_compact_desc *desc, cl_mem in, size_t in_off,
+                                       cl_mem out, size_t out_off, size_t n, cl_mem count,
+                                       size_t count_off, cl_uint num_wait, const cl_event *wait,
+                                       cl_event *event);
+CLPRIM_API clprim_status clprim_run_length_encode(clprim_context *ctx, cl_command_queue queue,
+                                                  const clprim_compact_desc *desc, cl_mem in,
+                                                  size_t in_off, cl_mem out, size_t out_off,
+                                                  cl_mem lengths, size_t lengths_off, size_t n,
+                                                  cl_mem count, size_t count_off,
+                                                  cl_uint num_wait, const cl_event *wait,
+                                                  cl_event *event);
+
+/* Blocking helper: selects from host array `in` into host array `out` (room
+ * for n elements) and sets *count. With a FLAGS_* predicate, desc->flags is
+ * ignored and host_flags (n flags) is used instead. */
+CLPRIM_API clprim_status clprim_select_host(clprim_context *ctx, const clprim_compact_desc *desc,
+                                            const void *in, const void *host_flags, void *out,
+                                            size_t n, size_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,8 +49,18 @@ size_t clprim__element_size(clprim_type type, const clprim_operator *custom)
 }
 
 clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clprim_op op,
-                                      const clprim_operator *custom, clprim__element *e)
+                                      const clprim_operator *custom,
+                                      const clprim_element *element, clprim__element *e)
 {
+    if (element) {
+        if (element->ctx != ctx)
+            return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                "desc->element was created on another context");
+        e->size = element->size;
+        e->builtin = 0;
+        e->defines = element->defines;
+        return CLPRIM_SUCCESS;
+    }
     if (custom) {
         if (custom->ctx != ctx)
             return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,

@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: status types | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning | scan reduce
+ * layers: status types | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning | scan reduce | compact
  *
  *   status, types  X-macro tables: names, sizes, built-in element defines
  *   diag           failure messages, last error, log callback, formatting
@@ -20,7 +20,9 @@
  *                  the enqueue chain, temporary memory of one call
  *   operator,      the caller's element types and operators (checked on the
  *   *_tuning       device); each primitive's tuning rows
- *   scan, reduce   the primitives: validate -> parameters -> grid -> enqueue */
+ *   scan, reduce   the primitives: validate -> parameters -> grid -> enqueue
+ *   compact        primitives built on others (compaction's taught form
+ *                  scans its flags with scan.c) */
 #ifndef CLPRIM_INTERNAL_H
 #define CLPRIM_INTERNAL_H
 
@@ -219,6 +221,7 @@ struct clprim_element {
     size_t size;
     char *type;          /* OpenCL C name */
     char *source;        /* the caller's definitions ("" when none) */
+    char *defines;       /* its element layer (no operator: CLPRIM_ELEMENT_ONLY) */
 };
 struct clprim_operator {
     clprim_context *ctx;
@@ -235,9 +238,11 @@ typedef struct clprim__element {
 } clprim__element;
 
 /* Lock held. Checks a descriptor's element (custom operator of this context,
- * else a known type and operator the device can run) and fills *e. */
+ * else the caller's element type of this context, else a known type and
+ * operator the device can run) and fills *e. */
 clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clprim_op op,
-                                      const clprim_operator *custom, clprim__element *e);
+                                      const clprim_operator *custom,
+                                      const clprim_element *element, clprim__element *e);
 /* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
 /* The element layer of a caller's type (T, T_SIZE after its source) with,
@@ -272,8 +277,11 @@ typedef struct clprim__chain {
                               pooled memory to hand back); else none are made */
 } clprim__chain;
 
-clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem,
+/* Zeroes bytes of mem from offset (a multiple of 4). */
+clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem, size_t offset,
                                  size_t bytes);
+clprim_status clprim__chain_copy(clprim_context *ctx, clprim__chain *c, cl_mem src,
+                                 size_t src_offset, cl_mem dst, size_t dst_offset, size_t bytes);
 clprim_status clprim__chain_kernel(clprim_context *ctx, clprim__chain *c, cl_kernel k,
                                    size_t groups, size_t wg_size);
 
@@ -286,7 +294,7 @@ typedef struct clprim__call_buffer {
 } clprim__call_buffer;
 
 #define CLPRIM__MAX_CALL_BUFFERS 6
-#define CLPRIM__MAX_CALL_TEMPS 2
+#define CLPRIM__MAX_CALL_TEMPS 4
 
 /* What a primitive's call is made of, for clprim__launch_run: the
  * primitive fills it from its descriptor and arguments (data, no code). */
@@ -294,7 +302,8 @@ typedef struct clprim__call {
     const void *desc;                 /* the descriptor (must not be NULL) */
     clprim_type type;                 /* the element: built-in (type, op) ... */
     clprim_op op;
-    const clprim_operator *custom;    /* ... or the caller's operator */
+    const clprim_operator *custom;    /* ... or the caller's operator ... */
+    const clprim_element *element;    /* ... or the caller's element type (no operator) */
     int algorithm;                    /* desc->algorithm ... */
     int algorithm_count;              /* ... must be below this ... */
     const char *algorithm_enum;       /* ... else "desc->algorithm %d is not a <this>" */
@@ -344,7 +353,15 @@ clprim_status clprim__host_buffer_unlocked(clprim_context *ctx, size_t bytes, co
 clprim_status clprim__host_read_unlocked(clprim_context *ctx, cl_mem mem, size_t bytes, void *dst,
                                          cl_uint num_wait, const cl_event *wait);
 
-/* ---- the primitives' tuning rows (scan_tuning.c, reduce_tuning.c) ---- */
+/* ---- what primitives offer each other (scan.c) ---- */
+
+/* Lock held. A scan enqueued as part of another primitive's call l (its
+ * chain and temporary memory); the buffers are the caller's own (not
+ * checked again). */
+clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, cl_mem in,
+                                  size_t in_off, cl_mem out, size_t out_off, size_t n);
+
+/* ---- the primitives' tuning rows (scan_tuning.c, reduce_tuning.c, ...) ---- */
 
 typedef struct clprim__scan_tuning {
     unsigned wg_size;      /* work-items per work-group (power of two, multiple of SIMD width) */
@@ -376,5 +393,15 @@ typedef struct clprim__reduce_tuning {
 } clprim__reduce_tuning;
 
 clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_device_info *d, size_t elem_size);
+
+typedef struct clprim__compact_tuning {
+    unsigned wg_size;        /* work-items per work-group */
+    unsigned items;          /* elements per work-item of a single-pass tile */
+    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    unsigned count_groups_per_cu; /* compact_count's grid */
+    const char *source;
+} clprim__compact_tuning;
+
+clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size);
 
 #endif /* CLPRIM_INTERNAL_H */

@@ -115,7 +115,8 @@ static void chain_advance(clprim__chain *c, cl_event ev)
     c->last = ev;
 }
 
-clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem, size_t bytes)
+clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem mem, size_t offset,
+                                 size_t bytes)
 {
     const cl_uint zero = 0;
     const cl_event *wait;
@@ -123,10 +124,26 @@ clprim_status clprim__chain_fill(clprim_context *ctx, clprim__chain *c, cl_mem m
     cl_uint num;
     cl_int err;
     chain_wait(c, &num, &wait);
-    err = clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0, bytes, num, wait,
+    err = clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, offset, bytes, num, wait,
                               c->need_events ? &ev : NULL);
     if (err != CL_SUCCESS)
         return clprim__fail(ctx, err, "clEnqueueFillBuffer failed: %s", clprim_status_string(err));
+    chain_advance(c, ev);
+    return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__chain_copy(clprim_context *ctx, clprim__chain *c, cl_mem src,
+                                 size_t src_offset, cl_mem dst, size_t dst_offset, size_t bytes)
+{
+    const cl_event *wait;
+    cl_event ev = NULL;
+    cl_uint num;
+    cl_int err;
+    chain_wait(c, &num, &wait);
+    err = clEnqueueCopyBuffer(c->queue, src, dst, src_offset, dst_offset, bytes, num, wait,
+                              c->need_events ? &ev : NULL);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "clEnqueueCopyBuffer failed: %s", clprim_status_string(err));
     chain_advance(c, ev);
     return CLPRIM_SUCCESS;
 }
@@ -184,7 +201,7 @@ static clprim_status launch_begin(clprim_context *ctx, clprim__launch *l, const 
     l->ctx = ctx;
     if (!c->desc)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
-    st = clprim__element_resolve(ctx, c->type, c->op, c->custom, &l->elem);
+    st = clprim__element_resolve(ctx, c->type, c->op, c->custom, c->element, &l->elem);
     if (st != CLPRIM_SUCCESS)
         return st;
     if ((unsigned)c->algorithm >= (unsigned)c->algorithm_count)

@@ -122,7 +122,9 @@ static clprim_status element_create_locked(clprim_context *ctx, const clprim_ele
     }
     el->ctx = ctx;
     el->size = d->size;
-    st = probe(ctx, NULL, d->type, d->size, defines);
+    el->defines = defines;
+    defines = NULL;
+    st = probe(ctx, NULL, d->type, d->size, el->defines);
 cleanup:
     free(defines);
     if (st != CLPRIM_SUCCESS) {
@@ -153,6 +155,7 @@ void clprim_element_release(clprim_element *element)
         return;
     free(element->type);
     free(element->source);
+    free(element->defines);
     free(element);
 }
 

@@ -64,7 +64,7 @@ static clprim_status reduce_fast_once(clprim__launch *l, cl_kernel k, unsigned w
          * tile state uses; no generation is kept in it) */
         clprim__pool_generation(buf, ~(cl_ulong)0, ~0u, &needs_zero);
         if (needs_zero)
-            st = clprim__chain_fill(ctx, &l->chain, state, clprim__pool_size(buf));
+            st = clprim__chain_fill(ctx, &l->chain, state, 0, clprim__pool_size(buf));
     }
     if (st == CLPRIM_SUCCESS)
         st = set_args(ctx, k, in, in_off, n, result, result_off, &state);
@@ -148,7 +148,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
 static void describe(clprim__call *c, const reduce_args *a, cl_command_queue queue,
                      cl_uint num_wait, const cl_event *wait)
 {
-    const clprim__call call = {a->d, 0, 0, NULL, 0, CLPRIM_REDUCE_ALGORITHM_COUNT_,
+    const clprim__call call = {a->d, 0, 0, NULL, NULL, 0, CLPRIM_REDUCE_ALGORITHM_COUNT_,
                                "clprim_reduce_algorithm", queue, num_wait, wait, 2,
                                {{"in", a->in, a->in_off, a->n, 0},
                                 {"result", a->result, a->result_off, 1, 0}}};

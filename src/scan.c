@@ -227,7 +227,7 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_u
         generation = clprim__pool_generation(state, layout, CLPRIM_TILE_GENERATION_LIMIT,
                                              &needs_zero);
         if (needs_zero)
-            st = clprim__chain_fill(r->ctx, r->chain, mem, clprim__pool_size(state));
+            st = clprim__chain_fill(r->ctx, r->chain, mem, 0, clprim__pool_size(state));
     }
     if (st == CLPRIM_SUCCESS) {
         const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 4, 4};
@@ -341,12 +341,24 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
                       d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
 }
 
+clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, cl_mem in,
+                                  size_t in_off, cl_mem out, size_t out_off, size_t n)
+{
+    const scan_args a = {d, in, out, in_off, out_off, n};
+    const clprim__element caller = l->elem;
+    clprim_status st = clprim__element_resolve(l->ctx, d->type, d->op, d->custom, NULL, &l->elem);
+    if (st == CLPRIM_SUCCESS)
+        st = scan_body(l, &a);
+    l->elem = caller;
+    return st;
+}
+
 clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clprim_scan_desc *d,
                           cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n,
                           cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const scan_args a = {d, in, out, in_off, out_off, n};
-    clprim__call call = {d, 0, 0, NULL, 0, CLPRIM_SCAN_ALGORITHM_COUNT_, "clprim_scan_algorithm",
+    clprim__call call = {d, 0, 0, NULL, NULL, 0, CLPRIM_SCAN_ALGORITHM_COUNT_, "clprim_scan_algorithm",
                          queue, num_wait, wait, 2,
                          {{"in", in, in_off, n, 0}, {"out", out, out_off, n, 0}}};
     if (d) {

@@ -37,6 +37,28 @@ static const char *reduce_names[] = {
 #undef CLPRIM__XX
 };
 
+static const char *compact_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_COMPACT_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+static const char *predicate_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_PREDICATE_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+const char *clprim_predicate_name(clprim_predicate predicate)
+{
+    return (unsigned)predicate < CLPRIM_PREDICATE_COUNT_ ? predicate_names[predicate] : NULL;
+}
+
+const char *clprim_compact_algorithm_name(clprim_compact_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_COMPACT_ALGORITHM_COUNT_ ? compact_names[algorithm] : NULL;
+}
+
 const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm)
 {
     return (unsigned)algorithm < CLPRIM_REDUCE_ALGORITHM_COUNT_ ? reduce_names[algorithm] : NULL;

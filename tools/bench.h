@@ -3,6 +3,31 @@
 #ifndef CLPRIM_BENCH_H
 #define CLPRIM_BENCH_H
 
+#include <clprim.h>
+
+#define MAX_REPS 101
+
+typedef struct bench {
+    clprim_context *ctx;
+    cl_command_queue q;
+    cl_mem in, out, sink;
+    cl_kernel copy4, read4, gate;
+    int reps, batch;
+} bench;
+
+/* One command (or one library call) of a batch; *ev: its last command. */
+typedef int (*enqueue_fn)(bench *b, const void *arg, cl_event *ev);
+
+/* Device time of one run of fn: from a marker queued behind a short busy
+ * kernel to fn's last end (clprim-bench.c says why). */
+double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok);
+/* Median over reps of b->batch runs back to back, per run; NAN when off. */
+double batch_us(bench *b, enqueue_fn fn, const void *arg);
+/* Medians of the copy and read ceilings over `bytes` (clprim-bench.c). */
+void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
+                 double *copy_host_us, double *read_us, double *copy_batch_us,
+                 double *read_batch_us);
+
 /* Monotonic clock in microseconds. */
 double now_us(void);
 /* Median of v[0 .. n) (sorts v). */
@@ -11,5 +36,10 @@ double median(double *v, int n);
 /* clprim-bench --first-call (first_call.c). */
 int clprim_bench_first_call(const char *self, const char *csv_path, int reps);
 int clprim_bench_first_call_child(const char *dir);
+
+/* clprim-bench --compact OP (bench_compact.c): select, partition, unique or
+ * rle over the sizes given, at `percent` kept (select, partition). */
+int clprim_bench_compact(bench *b, const char *op, int percent, const size_t *sizes, size_t count,
+                         const char *algos, const char *csv_path, int progress);
 
 #endif

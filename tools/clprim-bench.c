@@ -46,7 +46,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_REPS 101
 
 
 double now_us(void)
@@ -90,17 +89,6 @@ static const char copy4_src[] =
     "kernel void gate(global uint *sink, uint iters)\n"
     "{ uint x = get_global_id(0) + 7u; for (uint i = 0; i < iters; ++i) x = x * 1664525u + 1013904223u;\n"
     "  sink[0] = x; }\n";
-
-typedef struct bench {
-    clprim_context *ctx;
-    cl_command_queue q;
-    cl_mem in, out, sink;
-    cl_kernel copy4, read4, gate;
-    int reps, batch;
-} bench;
-
-/* One command (or one library call) of a batch; *ev: its last command. */
-typedef int (*enqueue_fn)(bench *b, const void *arg, cl_event *ev);
 
 static int enqueue_copy(bench *b, const void *bytes, cl_event *ev)
 {
@@ -160,7 +148,7 @@ static double marked_us(bench *b, enqueue_fn fn, const void *arg, int count, int
 
 /* Device time of one run of fn (one command or one library call): from a
  * marker queued behind the gate to fn's last end. */
-static double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
+double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
 {
     return marked_us(b, fn, arg, 1, 1, ok);
 }
@@ -168,7 +156,7 @@ static double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
 /* Median over reps of (marker end .. end of the last of b->batch runs of
  * fn) / b->batch, after one untimed batch; NAN when batching is off or a
  * run fails. */
-static double batch_us(bench *b, enqueue_fn fn, const void *arg)
+double batch_us(bench *b, enqueue_fn fn, const void *arg)
 {
     double t[MAX_REPS];
     int r, ok = b->batch > 0;
@@ -193,9 +181,9 @@ static int enqueue_copy4(bench *b, const void *bytes, cl_event *ev)
 /* Median device time (gated, as for the calls) of clEnqueueCopyBuffer, the
  * float4 copy kernel and the read kernel, batched times of the copy and the
  * read, and host wall-clock of one clEnqueueCopyBuffer plus clFinish. */
-static void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
-                        double *copy_host_us, double *read_us, double *copy_batch_us,
-                        double *read_batch_us)
+void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
+                 double *copy_host_us, double *read_us, double *copy_batch_us,
+                 double *read_batch_us)
 {
     double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS], rd[MAX_REPS];
     const int kernels = bytes % 16 == 0 && b->copy4 && b->read4;
@@ -257,6 +245,10 @@ static const char usage[] =
     "  --reps R                   timed calls per point, 1..101 (default 11)\n"
     "  --batch K                  also K calls back to back (default 8; 0: off)\n"
     "  --csv FILE                 write every point as CSV (clprim-plot-bench draws it)\n"
+    "  --compact OP               time stream compaction of int32 instead: select,\n"
+    "                             partition, unique or rle (algorithms three-pass,\n"
+    "                             single-pass)\n"
+    "  --kept P                   select / partition: percent of elements kept (default 50)\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -297,6 +289,8 @@ int main(int argc, char **argv)
     unsigned char *host_in, *want, *got;
     uint64_t seed = 0x243F6A8885A308D3ull;
     const int progress = isatty(fileno(stderr));
+    const char *compact = NULL;
+    int kept = 50;
 
     b.reps = 11;
     b.batch = 8;
@@ -314,6 +308,13 @@ int main(int argc, char **argv)
             reduce = 1;
         } else if (!strcmp(opt, "--first-call")) {
             first_call = 1;
+        } else if (!strcmp(opt, "--compact") || !strcmp(opt, "--kept")) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 2;
+            if (!strcmp(opt, "--compact"))
+                compact = v;
+            else
+                kept = atoi(v);
         } else if (!strcmp(opt, "--preset") || !strcmp(opt, "--csv") || !strcmp(opt, "--algorithms") ||
                    !strcmp(opt, "--reps") || !strcmp(opt, "--batch") || !strcmp(opt, "--type") ||
                    !strcmp(opt, "--op") || !strcmp(opt, "--first-call-child")) {
@@ -340,7 +341,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim-bench: unknown --preset %s (short, full or large)\n", preset);
         return 2;
     }
-    if (strcmp(algos, "all")) { /* every name asked for must exist */
+    if (kept < 0 || kept > 100) {
+        fprintf(stderr, "clprim-bench: --kept takes 0 to 100\n");
+        return 2;
+    }
+    if (strcmp(algos, "all") && !compact) { /* every name asked for must exist */
         char list[512], *name, *rest;
         snprintf(list, sizeof list, "%s", algos);
         for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
@@ -412,6 +417,23 @@ int main(int argc, char **argv)
         }
         if (p)
             clReleaseProgram(p);
+    }
+    if (compact) {
+        const int rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
+        if (b.copy4)
+            clReleaseKernel(b.copy4);
+        if (b.read4)
+            clReleaseKernel(b.read4);
+        if (b.gate)
+            clReleaseKernel(b.gate);
+        clReleaseMemObject(b.sink);
+        clReleaseMemObject(b.in);
+        clReleaseMemObject(b.out);
+        free(host_in);
+        free(want);
+        free(got);
+        clprim_context_release(b.ctx);
+        return rc;
     }
     if (csv_path && !(csv = fopen(csv_path, "w"))) {
         fprintf(stderr, "clprim-bench: cannot write %s\n", csv_path);

@@ -185,3 +185,105 @@ size_t clprim_ref_reduce_check(clprim_type type, clprim_op op, const void *x, si
     default: return 1;
     }
 }
+
+/* ---- compaction ---- */
+
+#define REF_COMPARE(NAME, num, name, cl, host, size, sgn, flt)                  \
+    static void compare_##NAME(clprim_predicate pred, host v, const host *x, size_t n, \
+                               unsigned char *keep)                            \
+    {                                                                          \
+        size_t i;                                                              \
+        for (i = 0; i < n; ++i)                                                \
+            keep[i] = pred == CLPRIM_PREDICATE_LESS            ? x[i] < v      \
+                      : pred == CLPRIM_PREDICATE_LESS_EQUAL    ? x[i] <= v     \
+                      : pred == CLPRIM_PREDICATE_GREATER       ? x[i] > v      \
+                      : pred == CLPRIM_PREDICATE_GREATER_EQUAL ? x[i] >= v     \
+                      : pred == CLPRIM_PREDICATE_EQUAL         ? x[i] == v     \
+                                                               : x[i] != v;    \
+    }                                                                          \
+    static int same_##NAME(const void *a, const void *b)                       \
+    {                                                                          \
+        host p, q;                                                             \
+        memcpy(&p, a, sizeof p);                                               \
+        memcpy(&q, b, sizeof q);                                               \
+        return p == q;                                                         \
+    }
+CLPRIM_TYPE_MAP(REF_COMPARE)
+#undef REF_COMPARE
+
+void clprim_ref_compare(clprim_type type, clprim_predicate pred, const void *value, const void *x,
+                        size_t n, unsigned char *keep)
+{
+    switch (type) {
+#define REF_CASE(NAME, num, name, cl, host, size, sgn, flt)                     \
+    case CLPRIM_TYPE_##NAME: {                                                 \
+        host v;                                                                \
+        memcpy(&v, value, sizeof v);                                           \
+        compare_##NAME(pred, v, (const host *)x, n, keep);                     \
+        break;                                                                 \
+    }
+        CLPRIM_TYPE_MAP(REF_CASE)
+#undef REF_CASE
+    default: break;
+    }
+}
+
+void clprim_ref_heads(int builtin, clprim_type type, size_t elem, const void *x, size_t n,
+                      unsigned char *keep)
+{
+    const unsigned char *b = x;
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        int same = 0;
+        if (i > 0) {
+            const void *p = b + (i - 1) * elem, *q = b + i * elem;
+            switch (builtin ? type : CLPRIM_TYPE_COUNT_) {
+#define REF_CASE(NAME, num, name, cl, host, size, sgn, flt)                     \
+    case CLPRIM_TYPE_##NAME: same = same_##NAME(p, q); break;
+                CLPRIM_TYPE_MAP(REF_CASE)
+#undef REF_CASE
+            default: same = memcmp(p, q, elem) == 0; break;
+            }
+        }
+        keep[i] = !same;
+    }
+}
+
+size_t clprim_ref_select(const void *x, size_t n, size_t elem, const unsigned char *keep,
+                         void *out, cl_ulong *indices)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n; ++i)
+        if (keep[i]) {
+            memcpy((unsigned char *)out + k * elem, (const unsigned char *)x + i * elem, elem);
+            if (indices)
+                indices[k] = i;
+            ++k;
+        }
+    return k;
+}
+
+size_t clprim_ref_partition(const void *x, size_t n, size_t elem, const unsigned char *keep,
+                            int reversed, void *out)
+{
+    size_t i, k = 0, r = 0, kept = 0;
+    for (i = 0; i < n; ++i)
+        kept += keep[i] != 0;
+    for (i = 0; i < n; ++i) {
+        const size_t to = keep[i] ? k++ : reversed ? n - 1 - r++ : kept + r++;
+        memcpy((unsigned char *)out + to * elem, (const unsigned char *)x + i * elem, elem);
+    }
+    return kept;
+}
+
+size_t clprim_ref_run_lengths(const unsigned char *keep, size_t n, cl_ulong *lengths)
+{
+    size_t i, runs = 0, start = 0;
+    for (i = 0; i <= n; ++i)
+        if (i == n || keep[i]) {
+            if (i > 0)
+                lengths[runs++] = i - start;
+            start = i;
+        }
+    return runs;
+}

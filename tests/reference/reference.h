@@ -41,4 +41,26 @@ size_t clprim_ref_scan_check(clprim_type type, clprim_op op, int exclusive, cons
 size_t clprim_ref_reduce_check(clprim_type type, clprim_op op, const void *x, size_t n,
                                const void *got, FILE *report, const char *what);
 
+/* ---- compaction (clprim_select, _partition, _unique, _run_length_encode) ---- */
+
+/* keep[i] = whether x[i] <pred> *value, for a comparison predicate of a
+ * built-in type (IEEE for floats). */
+void clprim_ref_compare(clprim_type type, clprim_predicate pred, const void *value, const void *x,
+                        size_t n, unsigned char *keep);
+/* keep[i] = whether x[i] starts a run: i == 0, or x[i] differs from x[i - 1]
+ * (== for built-in types, IEEE for floats; bytewise for elements of elem
+ * bytes when builtin is 0). */
+void clprim_ref_heads(int builtin, clprim_type type, size_t elem, const void *x, size_t n,
+                      unsigned char *keep);
+/* The kept elements in order into out (and their indices, when indices is
+ * not NULL); returns how many. */
+size_t clprim_ref_select(const void *x, size_t n, size_t elem, const unsigned char *keep,
+                         void *out, cl_ulong *indices);
+/* All n elements: the kept ones in order, then the rejected ones in order
+ * (reversed: from the end backwards); returns how many were kept. */
+size_t clprim_ref_partition(const void *x, size_t n, size_t elem, const unsigned char *keep,
+                            int reversed, void *out);
+/* Run lengths of the runs whose heads keep marks (lengths[r], r < runs). */
+size_t clprim_ref_run_lengths(const unsigned char *keep, size_t n, cl_ulong *lengths);
+
 #endif

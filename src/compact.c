@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: MIT */
+/* Stream compaction: select, partition, unique and run-length encoding, in
+ * one pass over the input (decoupled look-back over tile counts) or in the
+ * taught three (flags, clprim's own scan of them, scatter). Validation,
+ * arguments and the enqueue chain are the launch layer's; the contract with
+ * the kernels is cl/compact_abi.h. */
+#include "internal.h"
+
+#include "common/abi.h"
+#include "compact_abi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the kept count travels as a 64-bit value in split status words; run-length
+ * encoding's (count, last run start) pairs in value slots (compact_keep.clh) */
+static const char *const program_files[] = {"compact_abi.h", "compact_keep.clh",
+                                            "common/lookback.clh", "compact.cl", NULL};
+
+/* The largest element a compaction moves (registers and local memory per tile). */
+#define MAX_ELEMENT_BYTES 64
+
+/* The arguments of one call, for compact_body. */
+typedef struct compact_args {
+    const clprim_compact_desc *d;
+    int mode; /* COMPACT_SELECT, ... (cl/compact_abi.h) */
+    cl_mem in, out, lengths, count;
+    size_t in_off, out_off, lengths_off, n, count_off;
+} compact_args;
+
+static int is_comparison(clprim_predicate p)
+{
+    return p <= CLPRIM_PREDICATE_NOT_EQUAL;
+}
+
+static int uses_predicate(int mode)
+{
+    return mode != COMPACT_UNIQUE && mode != COMPACT_RLE;
+}
+
+/* The predicate's own checks (its buffer is the launch layer's). */
+static clprim_status check_predicate(clprim_context *ctx, const compact_args *a,
+                                     const clprim__element *e)
+{
+    const clprim_compact_desc *d = a->d;
+    if (e->size > MAX_ELEMENT_BYTES)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "compaction moves elements of up to %d bytes; this one has %zu",
+                            MAX_ELEMENT_BYTES, e->size);
+    if (!uses_predicate(a->mode))
+        return CLPRIM_SUCCESS;
+    if ((unsigned)d->predicate >= CLPRIM_PREDICATE_COUNT_)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "desc->predicate %d is not a clprim_predicate", (int)d->predicate);
+    if (is_comparison(d->predicate) && (!e->builtin || !d->value))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            d->value ? "comparisons with a constant are for built-in types only"
+                                     : "desc->value is NULL (the constant to compare with)");
+    if (d->predicate == CLPRIM_PREDICATE_EXPRESSION) {
+        const char *x = d->expression;
+        while (x && (*x == ' ' || *x == '\t' || *x == '\n'))
+            ++x;
+        if (!x || !*x)
+            return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->expression is empty");
+    }
+    return CLPRIM_SUCCESS;
+}
+
+/* The build's defines: mode, predicate (with the caller's expression), tile. */
+static char *compact_params(const compact_args *a, int mode, unsigned items, unsigned spins,
+                            int positions)
+{
+    const clprim_compact_desc *d = a->d;
+    const int pred = uses_predicate(mode) ? (int)d->predicate : COMPACT_PRED_HEADS;
+    if (pred == CLPRIM_PREDICATE_EXPRESSION)
+        return clprim__format("#define MODE %d\n#define PRED %d\n#define ITEMS %u\n"
+                              "#define COMPACT_POSITIONS %d\n#define LOOKBACK_SPINS %u\n"
+                              "#define CLPRIM_USER_KEEP 1\n#line 1 \"predicate expression\"\n"
+                              "inline int clprim_user_keep(T x, ulong i) { return (%s); }\n",
+                              mode, pred, items, positions, spins, d->expression);
+    return clprim__format("#define MODE %d\n#define PRED %d\n#define ITEMS %u\n"
+                          "#define COMPACT_POSITIONS %d\n#define LOOKBACK_SPINS %u\n", mode, pred,
+                          items, positions, spins);
+}
+
+/* Arguments shared by every kernel: in, in_off, (out, out_off,) n, flags,
+ * flags_off, value. */
+typedef struct kernel_in {
+    cl_mem in, out, flags;
+    cl_ulong in_off, out_off, n, flags_off;
+    unsigned char value[MAX_ELEMENT_BYTES];
+    size_t elem;
+} kernel_in;
+
+static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const compact_args *a,
+                                 const kernel_in *k, int mode, unsigned wg, unsigned items,
+                                 const clprim__compact_tuning *t)
+{
+    clprim_context *ctx = l->ctx;
+    const cl_ulong tile = (cl_ulong)wg * items, tiles = (k->n + tile - 1) / tile;
+    const cl_ulong indices_off = a->d->indices_off, lengths_off = a->lengths_off,
+                   count_off = a->count_off;
+    cl_mem state = NULL, indices = mode == COMPACT_SELECT ? a->d->indices : NULL;
+    cl_uint generation = 0, kflags = indices ? COMPACT_WITH_INDICES : 0;
+    cl_kernel kern;
+    clprim_status st = CLPRIM_SUCCESS;
+
+    if (tiles == 1) {
+        kflags |= COMPACT_ONE_TILE;
+    } else {
+        clprim__pool_buf *buf;
+        const size_t words = mode == COMPACT_RLE ? 0 : 2;
+        int needs_zero;
+        st = clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, words, 16), &buf);
+        if (st != CLPRIM_SUCCESS)
+            return st;
+        state = clprim__pool_mem(buf);
+        generation = clprim__pool_generation(buf, words ? 2u : ((cl_ulong)16 << 40) | tiles,
+                                             CLPRIM_TILE_GENERATION_LIMIT, &needs_zero);
+        if (needs_zero)
+            st = clprim__chain_fill(ctx, &l->chain, state, 0, clprim__pool_size(buf));
+    }
+    if (st == CLPRIM_SUCCESS && mode == COMPACT_PARTITION) {
+        /* the stable partition places rejected elements after all kept ones:
+         * their number first, in a pass that only reads */
+        const cl_ulong most = (cl_ulong)ctx->info.compute_units * t->count_groups_per_cu;
+        const cl_ulong groups = (k->n + wg - 1) / wg < most ? (k->n + wg - 1) / wg : most;
+        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, k->elem,
+                                sizeof(cl_mem), 8};
+        const void *const values[] = {&k->in, &k->in_off, &k->n, &k->flags, &k->flags_off,
+                                      k->value, &a->count, &count_off};
+        kflags |= COMPACT_KNOWN_TOTAL;
+        st = clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__program_kernel(ctx, prog, "compact_count", &kern);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__set_args(ctx, kern, 8, sizes, values);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__chain_kernel(ctx, &l->chain, kern, groups ? groups : 1, wg);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__program_kernel(ctx, prog, "compact_single_pass", &kern);
+    if (st == CLPRIM_SUCCESS) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8,
+                                k->elem, sizeof(cl_mem), 8, sizeof(cl_mem), 8, sizeof(cl_mem), 8,
+                                sizeof(cl_mem), 4, 4};
+        const void *const values[] = {&k->in,   &k->in_off,   &k->out,      &k->out_off,
+                                      &k->n,    &k->flags,    &k->flags_off, k->value,
+                                      &indices, &indices_off, &a->lengths,  &lengths_off,
+                                      &a->count, &count_off,  &state,       &generation,
+                                      &kflags};
+        st = clprim__set_args(ctx, kern, 17, sizes, values);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)tiles, wg);
+    return st;
+}
+
+/* The taught form: flags, an exclusive scan of them (n + 1 of them, so the
+ * last position is the count), scatter. */
+static clprim_status three_pass(clprim__launch *l, clprim__program *prog, const compact_args *a,
+                                const kernel_in *k, int mode, unsigned wg)
+{
+    clprim_context *ctx = l->ctx;
+    const clprim_scan_desc sum = {CLPRIM_TYPE_UINT64, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL};
+    const cl_ulong indices_off = a->d->indices_off, lengths_off = a->lengths_off,
+                   count_off = a->count_off;
+    cl_mem indices = mode == COMPACT_SELECT ? a->d->indices : NULL, positions;
+    cl_uint kflags = indices ? COMPACT_WITH_INDICES : 0;
+    clprim__pool_buf *buf;
+    cl_kernel kern;
+    clprim_status st = clprim__launch_temp(l, ((size_t)k->n + 1) * 8, &buf);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    positions = clprim__pool_mem(buf);
+    st = clprim__program_kernel(ctx, prog, "compact_flags", &kern);
+    if (st == CLPRIM_SUCCESS) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, k->elem, sizeof(cl_mem)};
+        const void *const values[] = {&k->in,        &k->in_off, &k->n,     &k->flags,
+                                      &k->flags_off, k->value,   &positions};
+        st = clprim__set_args(ctx, kern, 7, sizes, values);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)(k->n + wg) / wg, wg);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__scan_within(l, &sum, positions, 0, positions, 0, (size_t)k->n + 1);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__program_kernel(ctx, prog, "compact_scatter", &kern);
+    if (st == CLPRIM_SUCCESS) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem),
+                                sizeof(cl_mem), 8, sizeof(cl_mem), 8, sizeof(cl_mem), 8, 4};
+        const void *const values[] = {&k->in,    &k->in_off,   &k->out,      &k->out_off,
+                                      &k->n,     &positions,   &indices,     &indices_off,
+                                      &a->lengths, &lengths_off, &a->count,  &count_off,
+                                      &kflags};
+        st = clprim__set_args(ctx, kern, 13, sizes, values);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)(k->n + wg - 1) / wg, wg);
+    return st;
+}
+
+/* One call, validated by the launch layer. */
+static clprim_status compact_body(clprim__launch *l, const void *args)
+{
+    const compact_args *a = args;
+    const clprim_compact_desc *d = a->d;
+    clprim_context *ctx = l->ctx;
+    const clprim__element *e = &l->elem;
+    clprim__compact_tuning t = clprim__compact_tuning_for(&ctx->info, e->size);
+    clprim_compact_algorithm algo = d->algorithm;
+    const int mode = a->mode == COMPACT_PARTITION && d->reverse_rejected
+                         ? COMPACT_PARTITION_REVERSED
+                         : a->mode;
+    const int positions = mode == COMPACT_RLE || (mode == COMPACT_SELECT && d->indices);
+    const size_t budget =
+        ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
+    clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0};
+    clprim__program *prog;
+    kernel_in k;
+    char *params;
+    clprim_status st;
+
+    st = check_predicate(ctx, a, e);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (algo == CLPRIM_COMPACT_AUTO)
+        algo = ctx->info.has_single_pass ? CLPRIM_COMPACT_SINGLE_PASS : CLPRIM_COMPACT_THREE_PASS;
+    if (algo == CLPRIM_COMPACT_SINGLE_PASS && !ctx->info.has_single_pass)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "single-pass compaction needs cl_khr_int64_base_atomics, which %s lacks",
+                            ctx->info.device_name);
+    if (a->n == 0) /* nothing kept; nothing else to write */
+        return clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8);
+
+    memset(&k, 0, sizeof k);
+    k.in = a->in;
+    k.in_off = a->in_off;
+    k.out = a->out;
+    k.out_off = a->out_off;
+    k.n = a->n;
+    k.elem = e->size;
+    if (uses_predicate(mode) && (d->predicate == CLPRIM_PREDICATE_FLAGS_U8 ||
+                                 d->predicate == CLPRIM_PREDICATE_FLAGS_U32)) {
+        k.flags = d->flags;
+        k.flags_off = d->flags_off;
+    }
+    if (uses_predicate(mode) && is_comparison(d->predicate))
+        memcpy(k.value, d->value, e->size);
+    /* in place (or overlapping): the kernels read a copy of the input */
+    if (a->in == a->out && a->in_off < a->out_off + a->n && a->out_off < a->in_off + a->n) {
+        clprim__pool_buf *copy;
+        st = clprim__launch_temp(l, a->n * e->size, &copy);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__chain_copy(ctx, &l->chain, a->in, a->in_off * e->size,
+                                    clprim__pool_mem(copy), 0, a->n * e->size);
+        if (st != CLPRIM_SUCCESS)
+            return st;
+        k.in = clprim__pool_mem(copy);
+        k.in_off = 0;
+    }
+    /* the tile, its positions and the scratch in local memory */
+    while (t.items > 1 &&
+           COMPACT_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size, positions) > budget)
+        t.items /= 2;
+    while (t.wg_size > 1 &&
+           COMPACT_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size, positions) > budget)
+        t.wg_size /= 2;
+    params = compact_params(a, mode, t.items, t.lookback_spins, positions);
+    if (!params)
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    spec.params = params;
+    spec.wg_size = t.wg_size;
+    st = clprim__program_get(ctx, &spec, &prog);
+    free(params);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (algo == CLPRIM_COMPACT_SINGLE_PASS)
+        return single_pass(l, prog, a, &k, mode, clprim__program_wg_size(prog), t.items, &t);
+    return three_pass(l, prog, a, &k, mode, clprim__program_wg_size(prog));
+}
+
+/* The launch layer's description of a call: the buffers a mode uses, with
+ * the counts it may write. */
+static clprim_status run(clprim_context *ctx, cl_command_queue queue, const compact_args *a,
+                         cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const clprim_compact_desc *d = a->d;
+    clprim__call call = {d, 0, CLPRIM_OP_SUM, NULL, NULL, 0, CLPRIM_COMPACT_ALGORITHM_COUNT_,
+                         "clprim_compact_algorithm", queue, num_wait, wait, 3,
+                         {{"in", a->in, a->in_off, a->n, 0},
+                          {"out", a->out, a->out_off, a->n, 0},
+                          {"count", a->count, a->count_off, 1, 8}}};
+    if (d) {
+        call.type = d->type;
+        call.element = d->element;
+        call.algorithm = (int)d->algorithm;
+        if (uses_predicate(a->mode) && (d->predicate == CLPRIM_PREDICATE_FLAGS_U8 ||
+                                        d->predicate == CLPRIM_PREDICATE_FLAGS_U32)) {
+            const clprim__call_buffer f = {"desc->flags", d->flags, d->flags_off, a->n,
+                                           COMPACT_FLAG_BYTES((int)d->predicate)};
+            call.buffers[call.num_buffers++] = f;
+        }
+        if (a->mode == COMPACT_SELECT && d->indices) {
+            const clprim__call_buffer f = {"desc->indices", d->indices, d->indices_off, a->n, 8};
+            call.buffers[call.num_buffers++] = f;
+        }
+    }
+    if (a->mode == COMPACT_RLE) {
+        const clprim__call_buffer f = {"lengths", a->lengths, a->lengths_off, a->n, 8};
+        call.buffers[call.num_buffers++] = f;
+    }
+    return clprim__launch_run(ctx, &call, compact_body, a, event);
+}
+
+clprim_status clprim_select(clprim_context *ctx, cl_command_queue queue,
+                            const clprim_compact_desc *desc, cl_mem in, size_t in_off, cl_mem out,
+                            size_t out_off, size_t n, cl_mem count, size_t count_off,
+                            cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const compact_args a = {desc, COMPACT_SELECT, in, out, NULL, count, in_off, out_off, 0, n,
+                            count_off};
+    return run(ctx, queue, &a, num_wait, wait, event);
+}
+
+clprim_status clprim_partition(clprim_context *ctx, cl_command_queue queue,
+                               const clprim_compact_desc *desc, cl_mem in, size_t in_off,
+                               cl_mem out, size_t out_off, size_t n, cl_mem count,
+                               size_t count_off, cl_uint num_wait, const cl_event *wait,
+                               cl_event *event)
+{
+    const compact_args a = {desc, COMPACT_PARTITION, in, out, NULL, count, in_off, out_off, 0, n,
+                            count_off};
+    if (in == out && in_off == out_off && n && ctx) /* documented: select and unique only */
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "partition cannot run in place (in == out)");
+    return run(ctx, queue, &a, num_wait, wait, event);
+}
+
+clprim_status clprim_unique(clprim_context *ctx, cl_command_queue queue,
+                            const clprim_compact_desc *desc, cl_mem in, size_t in_off, cl_mem out,
+                            size_t out_off, size_t n, cl_mem count, size_t count_off,
+                            cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const compact_args a = {desc, COMPACT_UNIQUE, in, out, NULL, count, in_off, out_off, 0, n,
+                            count_off};
+    return run(ctx, queue, &a, num_wait, wait, event);
+}
+
+clprim_status clprim_run_length_encode(clprim_context *ctx, cl_command_queue queue,
+                                       const clprim_compact_desc *desc, cl_mem in, size_t in_off,
+                                       cl_mem out, size_t out_off, cl_mem lengths,
+                                       size_t lengths_off, size_t n, cl_mem count,
+                                       size_t count_off, cl_uint num_wait, const cl_event *wait,
+                                       cl_event *event)
+{
+    const compact_args a = {desc, COMPACT_RLE, in, out, lengths, count, in_off, out_off,
+                            lengths_off, n, count_off};
+    return run(ctx, queue, &a, num_wait, wait, event);
+}
+
+clprim_status clprim_select_host(clprim_context *ctx, const clprim_compact_desc *desc,
+                                 const void *in, const void *host_flags, void *out, size_t n,
+                                 size_t *count)
+{
+    clprim_compact_desc d;
+    cl_mem bin = NULL, bflags = NULL, bcount = NULL;
+    cl_ulong kept = 0;
+    size_t elem;
+    clprim_status st;
+
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!desc || !count || (n && (!in || !out)))
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in, out or count is NULL");
+    elem = desc->element ? clprim_element_size(desc->element) : clprim_type_size(desc->type);
+    if (!elem)
+        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                                     (int)desc->type);
+    if (n && (elem * n) / n != elem)
+        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "n = %zu elements of %zu bytes "
+                                     "overflow size_t", n, elem);
+    d = *desc;
+    d.indices = NULL;
+    st = clprim__host_buffer_unlocked(ctx, elem * n, in, &bin);
+    if (st == CLPRIM_SUCCESS &&
+        (d.predicate == CLPRIM_PREDICATE_FLAGS_U8 || d.predicate == CLPRIM_PREDICATE_FLAGS_U32)) {
+        if (n && !host_flags)
+            st = clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "host_flags is NULL");
+        else
+            st = clprim__host_buffer_unlocked(
+                ctx, n * (d.predicate == CLPRIM_PREDICATE_FLAGS_U32 ? 4 : 1), host_flags, &bflags);
+        d.flags = bflags;
+        d.flags_off = 0;
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, sizeof kept, NULL, &bcount);
+    /* selected in place: the kept elements are all that is read back */
+    if (st == CLPRIM_SUCCESS)
+        st = clprim_select(ctx, NULL, &d, bin, 0, bin, 0, n, bcount, 0, 0, NULL, NULL);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_read_unlocked(ctx, bcount, sizeof kept, &kept, 0, NULL);
+    if (st == CLPRIM_SUCCESS && kept)
+        st = clprim__host_read_unlocked(ctx, bin, (size_t)kept * elem, out, 0, NULL);
+    if (st == CLPRIM_SUCCESS)
+        *count = (size_t)kept;
+    if (bin)
+        clReleaseMemObject(bin);
+    if (bflags)
+        clReleaseMemObject(bflags);
+    if (bcount)
+        clReleaseMemObject(bcount);
+    return st;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* Compaction's tuning rows: the single pass's work-group and tile, and the
+ * count pass's grid. Rows are data, matched most specific first (tuning.c);
+ * each says where its numbers came from. compact.c clamps the tile to local
+ * memory. */
+#include "internal.h"
+
+struct clprim__compact_row {
+    clprim__row_match match;
+    clprim__compact_tuning t;
+};
+
+static const struct clprim__compact_row rows[] = {
+    /* NVIDIA: 256 work-items, 16 elements each for 4-byte types (a 16 KiB
+     * tile), 8 for 8-byte ones; first guesses from scan's single pass,
+     * measured in docs/performance.md */
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 8, 4096, 8, "NVIDIA GPU, 8-byte elements"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 16, 4096, 8, "NVIDIA GPU"}},
+    /* AMD GPUs (wavefront 64). Unmeasured. */
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4096, 4, "AMD GPU (unmeasured guess)"}},
+    /* CPUs (PoCL): small work-groups keep the tile-edge tests small. */
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 8, 4096, 4, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, 0, 0}, {128, 8, 4096, 4, "default (unmeasured guess)"}},
+};
+
+clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size)
+{
+    clprim__compact_tuning t =
+        ((const struct clprim__compact_row *)CLPRIM__TUNING_ROW(d, elem_size, rows))->t;
+    /* development knobs for tuning runs and tests (a small spin bound makes
+     * nearly every look-back take the fallback) */
+    t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_COMPACT_WG_SIZE", t.wg_size));
+    t.items = clprim__tuning_knob("CLPRIM_COMPACT_ITEMS", t.items);
+    if (t.items < 1)
+        t.items = 1;
+    if (t.items > 32)
+        t.items = 32;
+    t.lookback_spins = clprim__tuning_knob("CLPRIM_LOOKBACK_SPINS", t.lookback_spins);
+    if (t.lookback_spins < 1)
+        t.lookback_spins = 1;
+    return t;
+}
