@@ -10,6 +10,7 @@
 #include "common/abi.h"
 #include "compact_abi.h"
 #include "common/elem.clh"
+#include "common/wg_scan.clh"
 #include "compact_keep.clh"
 #include "common/lookback.clh"
 #endif
@@ -19,6 +20,14 @@
 #endif
 #ifndef COMPACT_POSITIONS
 #define COMPACT_POSITIONS 0
+#endif
+/* 1: a bounded grid of work-groups, each looping over tiles (the host's
+ * choice where it was measured faster); 0: one tile per work-group, in
+ * straight-line code, which is what PoCL needs (it miscompiles this kernel's
+ * barriers inside a loop: work-groups stopped at a barrier, or not, as
+ * printf calls were added) */
+#ifndef COMPACT_LOOPED
+#define COMPACT_LOOPED 0
 #endif
 #if ITEMS > 32
 #error "clprim: ITEMS is at most 32 (a work-item's kept elements are a 32-bit mask)"
@@ -83,13 +92,68 @@ inline uint compact_exscan(uint v, local uint *scratch, uint *total)
 #endif
 
 #if CLPRIM_SINGLE_PASS
-/* One tile per work-group, tiles in ticket order. The tile goes through
- * local memory twice: loaded coalesced (work-item o holds elements o,
- * o + WG_SIZE, ...), read back as ITEMS consecutive elements per work-item,
- * which are flagged and counted; after a work-group scan of the counts the
- * kept elements are gathered at the front of the tile (partition: the
- * rejected ones at its back), the tile's count is published and the count
- * before it looked back for, and the gathered run is written out coalesced. */
+/* Tile t's elements into registers r, work-item o holding o, o + WG_SIZE,
+ * ... (coalesced), so that the loads are in flight while the work-group
+ * works on the tile before. */
+inline void compact_fetch(T *r, global const T *in, ulong base, uint valid)
+{
+    for (uint k = 0; k < ITEMS; ++k) {
+        const uint i = k * WG_SIZE + get_local_id(0);
+        if (i < valid)
+            r[k] = in[base + i];
+    }
+}
+
+/* The carried value of a tile held in registers (as compact_fetch left it):
+ * what the work-group publishes for the next tile before the current one
+ * looks back. Every work-item must call it. */
+inline LB_T compact_registers_total(const T *r, global const T *in, ulong base, uint valid,
+                                    global const uchar *flags, T value, local uint *scratch,
+                                    local uint *last)
+{
+    uint mine = 0, total, top = 0;
+    for (uint k = 0; k < ITEMS; ++k) {
+        const uint i = k * WG_SIZE + get_local_id(0);
+        if (i < valid) {
+            /* a run head needs its predecessor: global memory (the cache has it) */
+            const T prev = base + i > 0 ? in[base + i - 1] : r[k];
+            if (compact_keep(r[k], prev, base + i, flags, value)) {
+                ++mine;
+                top = i + 1;
+            }
+        }
+    }
+#if MODE == COMPACT_RLE
+    if (get_local_id(0) == 0)
+        *last = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (top)
+        atomic_max(last, top);
+#endif
+    compact_exscan(mine, scratch, &total);
+#if MODE == COMPACT_RLE
+    compact_carry c;
+    c.count = total;
+    c.last = total ? base + *last - 1 : 0;
+    return c;
+#else
+    (void)top;
+    (void)last;
+    return total;
+#endif
+}
+
+/* Tiles in ticket order. A work-group takes two tickets at first when it
+ * loops over tiles (COMPACT_LOOPED: a bounded grid): the tile it works on and
+ * the next, whose elements it loads into registers, and whose count it
+ * publishes, before the current tile looks back, so that memory stays busy
+ * while a tile waits and no later tile waits on one not yet started (the
+ * scan's single pass, cl/scan.cl, measured why). Per tile: the elements go
+ * through local memory (stored coalesced, read back as ITEMS consecutive
+ * elements per work-item), are flagged and counted; after a work-group scan
+ * of the counts the kept elements are gathered at the front of the tile
+ * (partition: the rejected ones at its back), the count before the tile is
+ * looked back for, and the gathered run is written out coalesced. */
 COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
                                    ulong n, global const uchar *flags, ulong flags_off, T value,
                                    global ulong *indices, ulong indices_off,
@@ -97,135 +161,180 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
                                    ulong count_off, global uchar *state, uint generation,
                                    uint kflags)
 {
-    local T tile[TILE];
+    /* padded (PAD, wg_scan.clh): work-item o reading its ITEMS consecutive
+     * elements o * ITEMS + j meets every bank once; unpadded, a warp's 32
+     * reads fell on 2 banks (16 per bank) */
+    local T tile[PADDED_SIZE(TILE)];
 #if COMPACT_POSITIONS
-    local uint pos[TILE];
+    local uint pos[PADDED_SIZE(TILE)];
 #endif
-    local uint scratch[COMPACT_SCRATCH];
-    local uint ticket;
+    local uint scratch[COMPACT_SCRATCH], scratch2[COMPACT_SCRATCH];
+    local uint tickets[2], next_last;
     local LB_T before_tile;
     const ulong tile_size = TILE, tiles = (n + TILE - 1) / TILE;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
     const uint lid = get_local_id(0), one_tile = (kflags & COMPACT_ONE_TILE) != 0;
+    const int loop = COMPACT_LOOPED && !one_tile;
+    T r[ITEMS], x[ITEMS];
 
     in += in_off;
     out += out_off;
     flags += flags_off * COMPACT_FLAG_BYTES(PRED);
-    if (lid == 0)
-        ticket = one_tile ? 0u : atomic_inc(st.counters);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong t = ticket, base = t * TILE;
-    const uint valid = (uint)min((ulong)TILE, n - base);
-
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint i = k * WG_SIZE + lid;
-        if (i < valid)
-            tile[i] = in[base + i];
+    if (lid == 0) {
+        const uint a = one_tile ? 0u : atomic_add(st.counters, loop ? 2u : 1u);
+        tickets[0] = a;
+        tickets[1] = loop ? a + 1 : (uint)tiles;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-
-    /* this work-item's ITEMS consecutive elements, and which are kept */
-    T x[ITEMS];
-    uint kept = 0, mine = 0;
-    for (uint j = 0; j < ITEMS; ++j) {
-        const uint li = lid * ITEMS + j;
-        if (li < valid) {
-            x[j] = tile[li];
-#if PRED == COMPACT_PRED_HEADS
-            const T prev = li > 0 ? tile[li - 1] : (base > 0 ? in[base - 1] : x[j]);
-#else
-            const T prev = x[j];
+    ulong t = tickets[0];
+    if (t < tiles)
+        compact_fetch(r, in, t * TILE, (uint)min((ulong)TILE, n - t * TILE));
+    int first = 1;
+#if COMPACT_LOOPED
+    while (t < tiles)
 #endif
-            if (compact_keep(x[j], prev, base + li, flags, value)) {
-                kept |= 1u << j;
-                ++mine;
-            }
+    { /* without the loop the grid has one work-group per tile: t < tiles */
+        const ulong base = t * TILE;
+        const uint valid = (uint)min((ulong)TILE, n - base);
+        for (uint k = 0; k < ITEMS; ++k) {
+            const uint i = k * WG_SIZE + lid;
+            if (i < valid)
+                tile[PAD(i)] = r[k];
         }
-    }
-    uint total;
-    const uint before = compact_exscan(mine, scratch, &total);
-    barrier(CLK_LOCAL_MEM_FENCE); /* every read of the tile is done */
-    {
-        uint r = before;
-#if MODE == COMPACT_PARTITION || MODE == COMPACT_PARTITION_REVERSED
-        const uint first = min(lid * ITEMS, valid);
-        uint q = first - before; /* rejected before this work-item's elements */
-#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong next = tickets[1];
+        const uint next_valid = next < tiles ? (uint)min((ulong)TILE, n - next * TILE) : 0u;
+        if (next < tiles)
+            compact_fetch(r, in, next * TILE, next_valid);
+
+        /* this work-item's ITEMS consecutive elements (x), and which are kept */
+        uint kept = 0, mine = 0;
         for (uint j = 0; j < ITEMS; ++j) {
             const uint li = lid * ITEMS + j;
-            if (kept & (1u << j)) {
-                tile[r] = x[j];
+            if (li < valid) {
+                x[j] = tile[PAD(li)];
+#if PRED == COMPACT_PRED_HEADS
+                const T prev = li > 0 ? tile[PAD(li - 1)] : (base > 0 ? in[base - 1] : x[j]);
+#else
+                const T prev = x[j];
+#endif
+                if (compact_keep(x[j], prev, base + li, flags, value)) {
+                    kept |= 1u << j;
+                    ++mine;
+                }
+            }
+        }
+        uint total;
+        const uint before = compact_exscan(mine, scratch, &total);
+#if COMPACT_LOOPED
+        /* the next tile's count, published before this tile waits (tiles after
+         * it may be waiting for it already; next >= 1 whenever next < tiles) */
+        if (next < tiles) {
+            const LB_T agg = compact_registers_total(r, in, next * TILE, next_valid, flags, value,
+                                                     scratch2, &next_last);
+            if (lid == 0)
+                clprim_tile_publish(st, next, generation, TILE_AGGREGATE, agg);
+        }
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE); /* every read of the tile is done */
+        {
+            uint rk = before;
+#if MODE == COMPACT_PARTITION || MODE == COMPACT_PARTITION_REVERSED
+            uint q = min(lid * ITEMS, valid) - before; /* rejected before these elements */
+#endif
+            for (uint j = 0; j < ITEMS; ++j) {
+                const uint li = lid * ITEMS + j;
+                if (kept & (1u << j)) {
+                    tile[PAD(rk)] = x[j];
 #if COMPACT_POSITIONS
-                pos[r] = li;
+                    pos[PAD(rk)] = li;
 #endif
-                ++r;
-            }
+                    ++rk;
+                }
 #if MODE == COMPACT_PARTITION || MODE == COMPACT_PARTITION_REVERSED
-            else if (li < valid)
-                tile[TILE - 1 - q++] = x[j];
+                else if (li < valid) {
+                    const uint slot = TILE - 1 - q++; /* PAD evaluates its argument twice */
+                    tile[PAD(slot)] = x[j];
+                }
 #endif
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    if (lid == 0) {
-#if MODE == COMPACT_RLE
-        compact_carry own;
-        own.count = total;
-        own.last = total ? base + pos[total - 1] : 0;
-#else
-        const ulong own = total;
-#endif
-        LB_T prefix = LB_IDENTITY;
-        if (!one_tile) {
-            if (t > 0) {
-                clprim_tile_publish(st, t, generation, TILE_AGGREGATE, own);
-                prefix = clprim_lookback(st, t, generation, 1, in, tile_size, n, flags, value);
             }
-            clprim_tile_publish(st, t, generation, TILE_PREFIX, LB_OP(prefix, own));
         }
-        before_tile = prefix;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const LB_T carried = before_tile;
-    const ulong b = COMPACT_COUNT(carried);
+        barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (uint i = lid; i < total; i += WG_SIZE) {
-        out[b + i] = tile[i];
+        /* the first SIMD group (or work-item 0) publishes and looks back */
+        if (lid < 32) {
+#if MODE == COMPACT_RLE
+            compact_carry own;
+            own.count = total;
+            own.last = total ? base + pos[PAD(total - 1)] : 0;
+#else
+            const ulong own = total;
+#endif
+            LB_T prefix = LB_IDENTITY;
+            if (!one_tile && t > 0) {
+                if (lid == 0 && (!loop || first))
+                    clprim_tile_publish(st, t, generation, TILE_AGGREGATE, own);
+#if CLPRIM_LOOKBACK_WARP
+                prefix = clprim_lookback_warp(st, t, generation, in, tile_size, n, flags, value);
+#else
+                if (lid == 0)
+                    prefix = clprim_lookback(st, t, generation, 1, in, tile_size, n, flags, value);
+#endif
+            }
+            if (lid == 0) {
+                if (!one_tile)
+                    clprim_tile_publish(st, t, generation, TILE_PREFIX, LB_OP(prefix, own));
+                before_tile = prefix;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* the ticket after next, by a work-item outside the look-back, while
+         * the tile is written (everyone has read tickets[1] by now) */
+        if (loop && lid == WG_SIZE - 1 && next < tiles)
+            tickets[1] = atomic_inc(st.counters);
+        const LB_T carried = before_tile;
+        const ulong b = COMPACT_COUNT(carried);
+
+        for (uint i = lid; i < total; i += WG_SIZE) {
+            out[b + i] = tile[PAD(i)];
 #if COMPACT_POSITIONS && MODE == COMPACT_SELECT
-        if (kflags & COMPACT_WITH_INDICES)
-            indices[indices_off + b + i] = base + pos[i];
+            if (kflags & COMPACT_WITH_INDICES)
+                indices[indices_off + b + i] = base + pos[PAD(i)];
 #endif
 #if MODE == COMPACT_RLE
-        /* each run head ends the run before it */
-        if (b + i > 0)
-            lengths[lengths_off + b + i - 1] =
-                base + pos[i] - (i > 0 ? base + pos[i - 1] : carried.last);
+            /* each run head ends the run before it */
+            if (b + i > 0)
+                lengths[lengths_off + b + i - 1] =
+                    base + pos[PAD(i)] - (i > 0 ? base + pos[PAD(i - 1)] : carried.last);
 #endif
-    }
+        }
 #if MODE == COMPACT_PARTITION || MODE == COMPACT_PARTITION_REVERSED
-    {
-        const uint rejected = valid - total;
-        const ulong rejected_before = base - b;
+        {
+            const uint rejected = valid - total;
+            const ulong rejected_before = base - b;
 #if MODE == COMPACT_PARTITION
-        const ulong kept_total = count[count_off]; /* compact_count's */
-        for (uint i = lid; i < rejected; i += WG_SIZE)
-            out[kept_total + rejected_before + i] = tile[TILE - 1 - i];
+            const ulong kept_total = count[count_off]; /* compact_count's */
+            for (uint i = lid; i < rejected; i += WG_SIZE)
+                out[kept_total + rejected_before + i] = tile[PAD(TILE - 1 - i)];
 #else
-        for (uint i = lid; i < rejected; i += WG_SIZE)
-            out[n - 1 - (rejected_before + i)] = tile[TILE - 1 - i];
+            for (uint i = lid; i < rejected; i += WG_SIZE)
+                out[n - 1 - (rejected_before + i)] = tile[PAD(TILE - 1 - i)];
 #endif
-    }
+        }
 #endif
-    if (base + TILE >= n && lid == 0) { /* the last tile: the count, the last run */
+        if (base + TILE >= n && lid == 0) { /* the last tile: the count, the last run */
 #if MODE == COMPACT_RLE
-        if (b + total > 0)
-            lengths[lengths_off + b + total - 1] =
-                n - (total ? base + pos[total - 1] : carried.last);
+            if (b + total > 0)
+                lengths[lengths_off + b + total - 1] =
+                    n - (total ? base + pos[PAD(total - 1)] : carried.last);
 #endif
-        count[count_off] = b + total;
+            count[count_off] = b + total;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* tile, positions, tickets free for the next tile */
+        t = next;
+        first = 0;
     }
-    /* the last work-group to finish resets the ticket for the next call */
+    /* the last work-group to finish resets the tickets for the next call */
     if (lid == 0 && !one_tile && atomic_inc(st.counters + 1) == get_num_groups(0) - 1) {
         atomic_xchg(st.counters, 0u);
         atomic_xchg(st.counters + 1, 0u);

@@ -5,7 +5,9 @@
  * Build defines: MODE (below), PRED (clprim_predicate's number, or
  * COMPACT_PRED_HEADS for unique and run-length encoding), ITEMS (elements
  * per work-item of a single-pass tile), COMPACT_POSITIONS (1: the tile keeps
- * each kept element's position, for indices and run lengths).
+ * each kept element's position, for indices and run lengths),
+ * COMPACT_LOOPED (1: compact_single_pass runs on a bounded grid of
+ * work-groups that loop over tiles; the host sizes the grid accordingly).
  *
  * Kernel arguments (cl_mem, 64-bit offsets and counts, the constant `value`
  * as one T, 32-bit generation and flags):
@@ -43,8 +45,10 @@
 #define COMPACT_FLAG_BYTES(pred) ((pred) == 7 ? 4 : 1)
 
 /* Local memory of compact_single_pass in bytes, for elements of elem bytes:
- * the tile, the kept positions when kept, the scan scratch and a few words. */
+ * the tile and the kept positions when kept, both padded by one slot in 32
+ * (banks), two scan scratch arrays and a few words (the carried value). */
 #define COMPACT_LOCAL_BYTES(wg, items, elem, positions)                          \
-    ((wg) * (items) * ((elem) + ((positions) ? 4 : 0)) + 4 * (wg) + 64)
+    (((wg) * (items) + (wg) * (items) / 32 + 1) * ((elem) + ((positions) ? 4 : 0)) + \
+     8 * (wg) + 64)
 
 #endif /* CLPRIM_COMPACT_ABI_H */

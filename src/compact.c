@@ -69,19 +69,26 @@ static clprim_status check_predicate(clprim_context *ctx, const compact_args *a,
 
 /* The build's defines: mode, predicate (with the caller's expression), tile. */
 static char *compact_params(const compact_args *a, int mode, unsigned items, unsigned spins,
-                            int positions)
+                            int positions, int loop)
 {
     const clprim_compact_desc *d = a->d;
     const int pred = uses_predicate(mode) ? (int)d->predicate : COMPACT_PRED_HEADS;
     if (pred == CLPRIM_PREDICATE_EXPRESSION)
         return clprim__format("#define MODE %d\n#define PRED %d\n#define ITEMS %u\n"
                               "#define COMPACT_POSITIONS %d\n#define LOOKBACK_SPINS %u\n"
+                              "#define COMPACT_LOOPED %d\n"
                               "#define CLPRIM_USER_KEEP 1\n#line 1 \"predicate expression\"\n"
                               "inline int clprim_user_keep(T x, ulong i) { return (%s); }\n",
-                              mode, pred, items, positions, spins, d->expression);
+                              mode, pred, items, positions, spins, loop, d->expression);
     return clprim__format("#define MODE %d\n#define PRED %d\n#define ITEMS %u\n"
-                          "#define COMPACT_POSITIONS %d\n#define LOOKBACK_SPINS %u\n", mode, pred,
-                          items, positions, spins);
+                          "#define COMPACT_POSITIONS %d\n#define LOOKBACK_SPINS %u\n"
+                          "#define COMPACT_LOOPED %d\n", mode, pred, items, positions, spins, loop);
+}
+
+/* Whether the single pass is built to loop over tiles on a bounded grid. */
+static int looped(const clprim_context *ctx, const clprim__compact_tuning *t)
+{
+    return t->groups_per_cu && ctx->info.compute_units;
 }
 
 /* Arguments shared by every kernel: in, in_off, (out, out_off,) n, flags,
@@ -152,8 +159,12 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
                                       &kflags};
         st = clprim__set_args(ctx, kern, 17, sizes, values);
     }
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)tiles, wg);
+    if (st == CLPRIM_SUCCESS) {
+        /* each work-group scans tiles until the tickets run out */
+        const cl_ulong most = (cl_ulong)ctx->info.compute_units * t->groups_per_cu;
+        const cl_ulong groups = looped(ctx, t) && most < tiles ? most : tiles;
+        st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)groups, wg);
+    }
     return st;
 }
 
@@ -267,7 +278,7 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     while (t.wg_size > 1 &&
            COMPACT_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size, positions) > budget)
         t.wg_size /= 2;
-    params = compact_params(a, mode, t.items, t.lookback_spins, positions);
+    params = compact_params(a, mode, t.items, t.lookback_spins, positions, looped(ctx, &t));
     if (!params)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     spec.params = params;

@@ -12,15 +12,16 @@ struct clprim__compact_row {
 
 static const struct clprim__compact_row rows[] = {
     /* NVIDIA: 256 work-items, 16 elements each for 4-byte types (a 16 KiB
-     * tile), 8 for 8-byte ones; first guesses from scan's single pass,
-     * measured in docs/performance.md */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 8, 4096, 8, "NVIDIA GPU, 8-byte elements"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 16, 4096, 8, "NVIDIA GPU"}},
+     * tile), 8 for 8-byte ones, a bounded grid of work-groups looping over
+     * tiles; H100 sweeps in docs/performance.md */
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 8, 4096, 4, 8, "NVIDIA GPU, 8-byte elements"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 16, 4096, 4, 8, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64). Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4096, 4, "AMD GPU (unmeasured guess)"}},
-    /* CPUs (PoCL): small work-groups keep the tile-edge tests small. */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 8, 4096, 4, "CPU (PoCL; unmeasured guess)"}},
-    {{0, NULL, 0, 0}, {128, 8, 4096, 4, "default (unmeasured guess)"}},
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4096, 0, 4, "AMD GPU (unmeasured guess)"}},
+    /* CPUs (PoCL): small work-groups keep the tile-edge tests small; one
+     * tile per work-group (PoCL miscompiles the looping kernel, compact.cl) */
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 8, 4096, 0, 4, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, 0, 0}, {128, 8, 4096, 0, 4, "default (unmeasured guess)"}},
 };
 
 clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size)
@@ -35,6 +36,7 @@ clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, s
         t.items = 1;
     if (t.items > 32)
         t.items = 32;
+    t.groups_per_cu = clprim__tuning_knob("CLPRIM_COMPACT_GROUPS_PER_CU", t.groups_per_cu);
     t.lookback_spins = clprim__tuning_knob("CLPRIM_LOOKBACK_SPINS", t.lookback_spins);
     if (t.lookback_spins < 1)
         t.lookback_spins = 1;

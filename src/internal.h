@@ -398,6 +398,8 @@ typedef struct clprim__compact_tuning {
     unsigned wg_size;        /* work-items per work-group */
     unsigned items;          /* elements per work-item of a single-pass tile */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    unsigned groups_per_cu;  /* single pass's grid: work-groups per compute unit, each
+                                scanning tiles until none is left (0: one per tile) */
     unsigned count_groups_per_cu; /* compact_count's grid */
     const char *source;
 } clprim__compact_tuning;

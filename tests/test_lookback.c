@@ -5,7 +5,8 @@
  * each with its own fallback (LB_TILE_TOTAL). A test kernel built from the
  * real headers takes tiles from the ticket, publishes each tile's aggregate,
  * looks back and writes the tile's exclusive prefix, which is checked
- * against a sequential loop; once with the usual spin bound, and once with
+ * against a sequential loop (by the first SIMD group's look-back where the
+ * device has one, as the primitives use it); once with the usual spin bound, and once with
  * a bound of one poll and every third tile publishing nothing, so that the
  * fallback (the predecessor's value computed from the input) must run. */
 #include "common/testutil.h"
@@ -69,19 +70,26 @@ static const char kernel[] =
     "        ticket = atomic_inc(st.counters);\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    const ulong t = ticket;\n"
-    "    if (get_local_id(0) == 0) {\n"
+    "    const uint lid = get_local_id(0);\n"
+    "    if (lid < 32) { /* the warp's look-back where there is one (NVIDIA) */\n"
     "        const LB_T total = tile_total(in, t, n);\n"
     "        LB_T before = LB_IDENTITY;\n"
     "        const int quiet = silent && t % 3 == 1; /* never publishes: its successors\n"
     "                                                   must take the fallback */\n"
     "        if (t > 0) {\n"
-    "            if (!quiet)\n"
+    "            if (!quiet && lid == 0)\n"
     "                clprim_tile_publish(st, t, generation, TILE_AGGREGATE, total);\n"
-    "            before = clprim_lookback(st, t, generation, 1, in, n);\n"
+    "#if CLPRIM_LOOKBACK_WARP\n"
+    "            before = clprim_lookback_warp(st, t, generation, in, n);\n"
+    "#else\n"
+    "            if (lid == 0)\n"
+    "                before = clprim_lookback(st, t, generation, 1, in, n);\n"
+    "#endif\n"
     "        }\n"
-    "        if (!quiet)\n"
+    "        if (!quiet && lid == 0)\n"
     "            clprim_tile_publish(st, t, generation, TILE_PREFIX, LB_OP(before, total));\n"
-    "        out[t] = before;\n"
+    "        if (lid == 0)\n"
+    "            out[t] = before;\n"
     "    }\n"
     "}\n";
 
@@ -159,8 +167,9 @@ static void run_carry(int carry, unsigned spins, cl_uint silent)
     for (i = 0; i < n; ++i)
         x[i] = (cl_int)(tu_rand(&s) % 2000001) - 1000000;
     snprintf(head, sizeof head,
-             "#define CARRY %d\n#define WG_SIZE %d\n#define LOOKBACK_SPINS %u\n#define CLPRIM_NV_PTX %d\n",
-             carry, TILE, spins, info.has_nv_ptx);
+             "#define CARRY %d\n#define WG_SIZE %d\n#define LOOKBACK_SPINS %u\n#define CLPRIM_NV_PTX %d\n"
+             "#define SIMD_WIDTH %u\n",
+             carry, TILE, spins, info.has_nv_ptx, info.simd_width);
     src = malloc(strlen(head) + strlen(abi) + sizeof kernel + 1);
     assert_non_null(src);
     sprintf(src, "%s%s%s", head, abi, kernel);
