@@ -5,7 +5,8 @@
  * reference.
  *
  * GB/s counts the bytes the operation must move: select reads 4n and writes
- * 4 per kept element; partition reads and writes 4n; unique reads 4n and
+ * 4 per kept element (select-flags reads n uint8 flags more); partition
+ * (and partition-reversed) reads and writes 4n; unique reads 4n and
  * writes 4 per run; run-length encoding reads 4n and writes 4 + 8 (a cl_ulong
  * length) per run. "ratio" is that rate over clEnqueueCopyBuffer's (bytes
  * read + written) of the 4n input. Select and partition keep the elements
@@ -21,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SELECT, PARTITION, UNIQUE, RLE };
+enum { SELECT, PARTITION, UNIQUE, RLE, SELECT_FLAGS, PARTITION_REVERSED };
 
 typedef struct compact_call {
     int op;
@@ -36,9 +37,11 @@ static int enqueue_compact(bench *b, const void *arg, cl_event *ev)
     clprim_status st;
     switch (c->op) {
     case SELECT:
+    case SELECT_FLAGS:
         st = clprim_select(b->ctx, NULL, c->d, b->in, 0, b->out, 0, c->n, c->count, 0, 0, NULL, ev);
         break;
     case PARTITION:
+    case PARTITION_REVERSED:
         st = clprim_partition(b->ctx, NULL, c->d, b->in, 0, b->out, 0, c->n, c->count, 0, 0, NULL,
                               ev);
         break;
@@ -60,31 +63,30 @@ static size_t verify(bench *b, const compact_call *c, const cl_int *x, const uns
     const size_t n = c->n;
     cl_ulong count = 0, expect;
     size_t bad = 0;
-    expect = c->op == PARTITION ? clprim_ref_partition(x, n, 4, keep, 0, want)
-                                : clprim_ref_select(x, n, 4, keep, want, NULL);
+    const int part = c->op == PARTITION || c->op == PARTITION_REVERSED;
+    expect = part ? clprim_ref_partition(x, n, 4, keep, c->op == PARTITION_REVERSED, want)
+                  : clprim_ref_select(x, n, 4, keep, want, NULL);
     clEnqueueReadBuffer(b->q, c->count, CL_TRUE, 0, 8, &count, 0, NULL, NULL);
-    clEnqueueReadBuffer(b->q, b->out, CL_TRUE, 0, (c->op == PARTITION ? n : expect) * 4, got, 0,
-                        NULL, NULL);
+    clEnqueueReadBuffer(b->q, b->out, CL_TRUE, 0, (part ? n : expect) * 4, got, 0, NULL, NULL);
     bad += count != expect;
-    bad += memcmp(got, want, (c->op == PARTITION ? n : expect) * 4) != 0;
+    bad += memcmp(got, want, (part ? n : expect) * 4) != 0;
     if (c->op == RLE) {
         clprim_ref_run_lengths(keep, n, lw);
         clEnqueueReadBuffer(b->q, c->lengths, CL_TRUE, 0, expect * 8, lg, 0, NULL, NULL);
         bad += memcmp(lg, lw, expect * 8) != 0;
     }
-    *bytes_out = c->op == PARTITION ? 4 * (cl_ulong)n : (c->op == RLE ? 12 : 4) * expect;
+    *bytes_out = part ? 4 * (cl_ulong)n
+                      : (c->op == RLE ? 12 : 4) * expect + (c->op == SELECT_FLAGS ? n : 0);
     return bad;
 }
 
 int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_t *sizes,
                          size_t count, const char *algos, const char *csv_path, int progress)
 {
-    static const char *const names[] = {"select", "partition", "unique", "rle"};
-    const int op = !strcmp(op_name, "select")      ? SELECT
-                   : !strcmp(op_name, "partition") ? PARTITION
-                   : !strcmp(op_name, "unique")    ? UNIQUE
-                   : !strcmp(op_name, "rle")       ? RLE
-                                                   : -1;
+    static const char *const names[] = {"select", "partition", "unique", "rle", "select-flags",
+                                        "partition-reversed"};
+    int op = -1, k;
+    cl_mem flags = NULL;
     size_t max_n = 0, s;
     cl_int value = percent * 100, err;
     cl_int *x, *want, *got;
@@ -93,15 +95,22 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
     uint64_t seed = 0x9E3779B97F4A7C15ull;
     clprim_device_info info;
     FILE *csv = NULL;
-    compact_call c = {op, NULL, 0, NULL, NULL};
+    compact_call c = {0, NULL, 0, NULL, NULL};
     int a;
 
+    for (k = 0; k < (int)(sizeof names / sizeof names[0]); ++k)
+        if (!strcmp(op_name, names[k]))
+            op = k;
     if (op < 0) {
-        fprintf(stderr, "clprim-bench: --compact takes select, partition, unique or rle\n");
+        fprintf(stderr, "clprim-bench: --compact takes select, select-flags, partition, "
+                        "partition-reversed, unique or rle\n");
         return 2;
     }
+    c.op = op;
     for (s = 0; s < count; ++s)
         max_n = sizes[s] > max_n ? sizes[s] : max_n;
+    if (op == SELECT_FLAGS)
+        flags = clCreateBuffer(clprim_context_cl_context(b->ctx), CL_MEM_READ_ONLY, max_n, NULL, &err);
     x = malloc(max_n * 4);
     want = malloc(max_n * 4);
     got = malloc(max_n * 4);
@@ -127,7 +136,7 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
     printf("# %s / %s, driver %s\n# int32 %s%s; GB/s = bytes the operation must move / median "
            "device time; ratio: over clEnqueueCopyBuffer of the input\n",
            info.platform_name, info.device_name, info.driver_version, names[op],
-           op <= PARTITION ? "" : " (runs of 4 on average)");
+           op == UNIQUE || op == RLE ? " (runs of 4 on average)" : "");
     printf("%-10s %-12s %8s %10s %10s %9s %9s %7s %7s %s\n", "n", "algorithm", "kept", "device_us",
            "host_us", "GB/s", "copy GB/s", "ratio", "batched", "ok");
     for (s = 0; s < count; ++s) {
@@ -138,10 +147,12 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
             const uint64_t r = clprim_ref_rand(&seed);
             x[i] = (op == UNIQUE || op == RLE) && i > 0 && r % 4 != 0 ? x[i - 1] : (cl_int)(r % 10000);
         }
-        if (op <= PARTITION)
+        if (op != UNIQUE && op != RLE)
             clprim_ref_compare(CLPRIM_TYPE_INT32, CLPRIM_PREDICATE_LESS, &value, x, n, keep);
         else
             clprim_ref_heads(1, CLPRIM_TYPE_INT32, 4, x, n, keep);
+        if (flags) /* the same choice as uint8 flags */
+            clEnqueueWriteBuffer(b->q, flags, CL_TRUE, 0, n, keep, 0, NULL, NULL);
         clEnqueueWriteBuffer(b->q, b->in, CL_TRUE, 0, bytes, x, 0, NULL, NULL);
         time_copies(b, bytes, &copy_us, &kernel_us, &copy_host_us, &read_us, &copy_b_us, &read_b_us);
         for (a = 1; a < CLPRIM_COMPACT_ALGORITHM_COUNT_; ++a) {
@@ -155,8 +166,10 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
                 continue;
             memset(&d, 0, sizeof d);
             d.type = CLPRIM_TYPE_INT32;
-            d.predicate = CLPRIM_PREDICATE_LESS;
+            d.predicate = flags ? CLPRIM_PREDICATE_FLAGS_U8 : CLPRIM_PREDICATE_LESS;
             d.value = &value;
+            d.flags = flags;
+            d.reverse_rejected = op == PARTITION_REVERSED;
             d.algorithm = (clprim_compact_algorithm)a;
             c.d = &d;
             c.n = n;
@@ -187,10 +200,12 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
                 const double moved = (double)bytes + (double)moved_out;
                 const double gbs = moved / dev_us / 1e3, copy_gbs = 2.0 * bytes / copy_us / 1e3;
                 const double gbs_b = moved / call_b_us / 1e3, copy_b_gbs = 2.0 * bytes / copy_b_us / 1e3;
-                const double kept = op == PARTITION ? 100.0 * (double)moved_out / 4 / (double)n / 1.0
-                                                    : 100.0 * (double)moved_out / (op == RLE ? 12 : 4) / (double)n;
+                const double kept =
+                    100.0 * (double)(moved_out - (op == SELECT_FLAGS ? n : 0)) /
+                    (op == RLE ? 12 : 4) / (double)n;
+                const int part = op == PARTITION || op == PARTITION_REVERSED;
                 printf("%-10zu %-12s %7.1f%% %10.1f %10.1f %9.1f %9.1f %7.3f %7.3f %s\n", n, name,
-                       op == PARTITION ? (double)percent : kept, dev_us, host_us, gbs, copy_gbs,
+                       part ? (double)percent : kept, dev_us, host_us, gbs, copy_gbs,
                        gbs / copy_gbs, gbs_b / copy_b_gbs, bad ? "WRONG" : "ok");
                 if (csv)
                     fprintf(csv, "\"%s\",\"%s\",int32,%s,%d,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.4f,%.0f,%d,"
@@ -207,6 +222,8 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
         fclose(csv);
     clReleaseMemObject(c.count);
     clReleaseMemObject(c.lengths);
+    if (flags)
+        clReleaseMemObject(flags);
     free(x);
     free(want);
     free(got);
