@@ -236,6 +236,11 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     st = check_predicate(ctx, a, e);
     if (st != CLPRIM_SUCCESS)
         return st;
+    if (!uses_predicate(mode)) { /* run heads: their own row values */
+        t.items = clprim__tuning_knob("CLPRIM_COMPACT_ITEMS", t.heads_items);
+        t.groups_per_cu = clprim__tuning_knob("CLPRIM_COMPACT_GROUPS_PER_CU", t.heads_groups_per_cu);
+        t.items = t.items < 1 ? 1 : t.items > 32 ? 32 : t.items;
+    }
     if (algo == CLPRIM_COMPACT_AUTO)
         algo = ctx->info.has_single_pass ? CLPRIM_COMPACT_SINGLE_PASS : CLPRIM_COMPACT_THREE_PASS;
     if (algo == CLPRIM_COMPACT_SINGLE_PASS && !ctx->info.has_single_pass)

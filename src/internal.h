@@ -401,6 +401,8 @@ typedef struct clprim__compact_tuning {
     unsigned groups_per_cu;  /* single pass's grid: work-groups per compute unit, each
                                 scanning tiles until none is left (0: one per tile) */
     unsigned count_groups_per_cu; /* compact_count's grid */
+    unsigned heads_items;    /* unique and run-length encoding: items ... */
+    unsigned heads_groups_per_cu; /* ... and grid (they read each element's predecessor) */
     const char *source;
 } clprim__compact_tuning;
 
