@@ -334,11 +334,8 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
         t = next;
         first = 0;
     }
-    /* the last work-group to finish resets the tickets for the next call */
-    if (lid == 0 && !one_tile && atomic_inc(st.counters + 1) == get_num_groups(0) - 1) {
-        atomic_xchg(st.counters, 0u);
-        atomic_xchg(st.counters + 1, 0u);
-    }
+    if (lid == 0 && !one_tile)
+        clprim_tiles_finish(st);
 }
 #endif
 

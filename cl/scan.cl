@@ -438,12 +438,8 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
         t = next;
         first = 0;
     }
-    /* off the critical path: the last work-group to finish resets the
-     * counters (none takes a ticket after it has finished) */
-    if (lid == 0 && !one_tile && atomic_inc(st.counters + 1) == get_num_groups(0) - 1) {
-        atomic_xchg(st.counters, 0u);
-        atomic_xchg(st.counters + 1, 0u);
-    }
+    if (lid == 0 && !one_tile)
+        clprim_tiles_finish(st);
 }
 #endif
 

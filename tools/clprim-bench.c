@@ -290,7 +290,7 @@ int main(int argc, char **argv)
     uint64_t seed = 0x243F6A8885A308D3ull;
     const int progress = isatty(fileno(stderr));
     const char *compact = NULL;
-    int kept = 50;
+    int kept = 50, rc = 0;
 
     b.reps = 11;
     b.batch = 8;
@@ -419,21 +419,8 @@ int main(int argc, char **argv)
             clReleaseProgram(p);
     }
     if (compact) {
-        const int rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
-        if (b.copy4)
-            clReleaseKernel(b.copy4);
-        if (b.read4)
-            clReleaseKernel(b.read4);
-        if (b.gate)
-            clReleaseKernel(b.gate);
-        clReleaseMemObject(b.sink);
-        clReleaseMemObject(b.in);
-        clReleaseMemObject(b.out);
-        free(host_in);
-        free(want);
-        free(got);
-        clprim_context_release(b.ctx);
-        return rc;
+        rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
+        goto done;
     }
     if (csv_path && !(csv = fopen(csv_path, "w"))) {
         fprintf(stderr, "clprim-bench: cannot write %s\n", csv_path);
@@ -554,6 +541,7 @@ int main(int argc, char **argv)
         fputs("\r\033[K", stderr);
     if (csv)
         fclose(csv);
+done:
     if (b.copy4)
         clReleaseKernel(b.copy4);
     if (b.read4)
@@ -567,5 +555,5 @@ int main(int argc, char **argv)
     free(want);
     free(got);
     clprim_context_release(b.ctx);
-    return 0;
+    return rc;
 }
