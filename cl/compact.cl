@@ -10,6 +10,7 @@
 #include "common/abi.h"
 #include "compact_abi.h"
 #include "common/elem.clh"
+#include "common/simd.clh"
 #include "common/wg_scan.clh"
 #include "compact_keep.clh"
 #include "common/lookback.clh"
@@ -19,7 +20,10 @@
 #define ITEMS 16
 #endif
 #ifndef COMPACT_POSITIONS
-#define COMPACT_POSITIONS 0
+#define COMPACT_POSITIONS (MODE == COMPACT_RLE)
+#endif
+#if MODE == COMPACT_RLE && !COMPACT_POSITIONS
+#error "clprim: run-length encoding needs the kept positions (COMPACT_POSITIONS 1)"
 #endif
 /* 1: a bounded grid of work-groups, each looping over tiles (the host's
  * choice where it was measured faster); 0: one tile per work-group, in
@@ -272,7 +276,11 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
 #endif
             LB_T prefix = LB_IDENTITY;
             if (!one_tile && t > 0) {
-                if (lid == 0 && (!loop || first))
+#if COMPACT_LOOPED /* later tiles: published by the iteration before */
+                if (lid == 0 && first)
+#else
+                if (lid == 0)
+#endif
                     clprim_tile_publish(st, t, generation, TILE_AGGREGATE, own);
 #if CLPRIM_LOOKBACK_WARP
                 prefix = clprim_lookback_warp(st, t, generation, in, tile_size, n, flags, value);
@@ -290,8 +298,10 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
         barrier(CLK_LOCAL_MEM_FENCE);
         /* the ticket after next, by a work-item outside the look-back, while
          * the tile is written (everyone has read tickets[1] by now) */
+#if COMPACT_LOOPED
         if (loop && lid == WG_SIZE - 1 && next < tiles)
             tickets[1] = atomic_inc(st.counters);
+#endif
         const LB_T carried = before_tile;
         const ulong b = COMPACT_COUNT(carried);
 
