@@ -184,11 +184,7 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
     in += in_off;
     out += out_off;
     flags += flags_off * COMPACT_FLAG_BYTES(PRED);
-    if (lid == 0) {
-        const uint a = one_tile ? 0u : atomic_add(st.counters, loop ? 2u : 1u);
-        tickets[0] = a;
-        tickets[1] = loop ? a + 1 : (uint)tiles;
-    }
+    clprim_tiles_take(st, one_tile, loop, tiles, tickets);
     barrier(CLK_LOCAL_MEM_FENCE);
     ulong t = tickets[0];
     if (t < tiles)

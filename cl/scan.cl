@@ -357,15 +357,9 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
 
     in += in_off;
     out += out_off;
-    /* looping, two tickets in one atomic: the first tile and the next;
-     * otherwise one (tickets[1] = tiles ends the loop after one tile). Domino
-     * publishes no aggregates, so it never holds a second ticket. */
+    /* domino publishes no aggregates, so it never holds a second ticket */
     const int loop = SP_PREFETCH && !domino && !one_tile;
-    if (lid == 0) {
-        const uint a = one_tile ? 0u : atomic_add(st.counters, loop ? 2u : 1u);
-        tickets[0] = a;
-        tickets[1] = loop ? a + 1 : (uint)tiles;
-    }
+    clprim_tiles_take(st, one_tile, loop, tiles, tickets);
     barrier(CLK_LOCAL_MEM_FENCE);
     ulong t = tickets[0];
 #if SP_PREFETCH

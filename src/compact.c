@@ -219,7 +219,7 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     const clprim_compact_desc *d = a->d;
     clprim_context *ctx = l->ctx;
     const clprim__element *e = &l->elem;
-    clprim__compact_tuning t = clprim__compact_tuning_for(&ctx->info, e->size);
+    clprim__compact_tuning t;
     clprim_compact_algorithm algo = d->algorithm;
     const int mode = a->mode == COMPACT_PARTITION && d->reverse_rejected
                          ? COMPACT_PARTITION_REVERSED
@@ -236,11 +236,7 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     st = check_predicate(ctx, a, e);
     if (st != CLPRIM_SUCCESS)
         return st;
-    if (!uses_predicate(mode)) { /* run heads: their own row values */
-        t.items = clprim__tuning_knob("CLPRIM_COMPACT_ITEMS", t.heads_items);
-        t.groups_per_cu = clprim__tuning_knob("CLPRIM_COMPACT_GROUPS_PER_CU", t.heads_groups_per_cu);
-        t.items = t.items < 1 ? 1 : t.items > 32 ? 32 : t.items;
-    }
+    t = clprim__compact_tuning_for(&ctx->info, e->size, !uses_predicate(mode));
     if (algo == CLPRIM_COMPACT_AUTO)
         algo = ctx->info.has_single_pass ? CLPRIM_COMPACT_SINGLE_PASS : CLPRIM_COMPACT_THREE_PASS;
     if (algo == CLPRIM_COMPACT_SINGLE_PASS && !ctx->info.has_single_pass)

@@ -30,10 +30,15 @@ static const struct clprim__compact_row rows[] = {
     {{0, NULL, 0, 0}, {128, 8, 4096, 0, 4, 8, 0, "default (unmeasured guess)"}},
 };
 
-clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size)
+clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size,
+                                                  int heads)
 {
     clprim__compact_tuning t =
         ((const struct clprim__compact_row *)CLPRIM__TUNING_ROW(d, elem_size, rows))->t;
+    if (heads) { /* unique, run-length encoding: the row's values for them */
+        t.items = t.heads_items;
+        t.groups_per_cu = t.heads_groups_per_cu;
+    }
     /* development knobs for tuning runs and tests (a small spin bound makes
      * nearly every look-back take the fallback) */
     t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_COMPACT_WG_SIZE", t.wg_size));

@@ -406,6 +406,8 @@ typedef struct clprim__compact_tuning {
     const char *source;
 } clprim__compact_tuning;
 
-clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size);
+/* heads: for unique and run-length encoding (heads_items, heads_groups_per_cu) */
+clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size,
+                                                  int heads);
 
 #endif /* CLPRIM_INTERNAL_H */
