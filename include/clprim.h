@@ -536,6 +536,119 @@ CLPRIM_API clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_m
                                      size_t n, double *mean);
 
 /* ------------------------------------------------------------------------ */
+/* Segmented scan and reduce (by flags, keys or offsets)                     */
+/* ------------------------------------------------------------------------ */
+
+/* How the n elements of a segmented call are cut into segments.
+ * XX(NAME, number, lower-case name).
+ *   FLAGS_U8, FLAGS_U32  one flag per element (cl_uchar or cl_uint):
+ *                non-zero starts a segment there; element 0 always starts
+ *                one, whatever its flag;
+ *   KEYS         one key per element: a segment is a run of equal
+ *                consecutive keys (built-in integer keys compare with ==,
+ *                the caller's key types bytewise);
+ *   OFFSETS      num_segments + 1 offsets (CSR row pointers): segment k is
+ *                elements [offsets[k], offsets[k + 1]); offsets[0] must be
+ *                0, offsets[num_segments] must be n, and they must not
+ *                decrease; empty segments are allowed. The blocking helpers
+ *                check this (CLPRIM_INVALID_ARGUMENT, naming the first bad
+ *                offset); the enqueueing calls cannot without a round trip:
+ *                there, offsets that break it give unspecified values, but
+ *                nothing is read or written outside the buffers. */
+#define CLPRIM_SEGMENTS_MAP(XX)                                                \
+  XX(FLAGS_U8, 0, "flags-u8")                                                  \
+  XX(FLAGS_U32, 1, "flags-u32")                                                \
+  XX(KEYS, 2, "keys")                                                          \
+  XX(OFFSETS, 3, "offsets")
+
+typedef enum clprim_segments_kind {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_SEGMENTS_##NAME = num,
+  CLPRIM_SEGMENTS_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_SEGMENTS_KIND_COUNT_ /* not a kind */
+} clprim_segments_kind;
+
+/* "flags-u8", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_segments_kind_name(clprim_segments_kind kind);
+
+/* The segments of a call. Zero-initialised: uint8 flags (mem still needed).
+ *   kind          as clprim_segments_kind;
+ *   mem, off      the flags, keys or offsets, from element off of mem (the
+ *                 blocking helpers take a host array instead and ignore
+ *                 these); it must not be the output buffer;
+ *   type          KEYS: the key type (INT32, UINT32, INT64 or UINT64);
+ *                 OFFSETS: the offsets' type (the same four; CSR row
+ *                 pointers are often int32); ignored for flags;
+ *   key_element   KEYS, optional: a key type of the caller's instead of
+ *                 `type` (clprim_element_create on this context), compared
+ *                 bytewise. If it is not the values' own element type, its
+ *                 source is placed after the values' (names must not clash);
+ *   num_segments  OFFSETS: the number of segments m (m + 1 offsets). */
+typedef struct clprim_segments {
+  clprim_segments_kind kind;
+  cl_mem mem;
+  size_t off;
+  clprim_type type;
+  const clprim_element *key_element;
+  size_t num_segments;
+} clprim_segments;
+
+/* Segmented scan: a scan (desc: type and operator, or a custom operator;
+ * inclusive or exclusive) that restarts at every segment's first element.
+ * Inclusive: out[i] = in[s] op ... op in[i], s the first element of i's
+ * segment; exclusive: out[s] = identity and out[i] = in[s] op ... op
+ * in[i-1]. in and out may be the same buffer (in place, equal offsets;
+ * other overlaps are refused). desc->algorithm must be AUTO or
+ * DECOUPLED_LOOKBACK: segmented scans run in one pass (CLPRIM_UNSUPPORTED
+ * for the others, and on devices without the single-pass scans:
+ * clprim_device_info.has_single_pass). Non-blocking, with clprim_scan's
+ * queue, wait-list and event rules and argument checks (the segments
+ * buffer too: n flags or keys, or num_segments + 1 offsets). */
+CLPRIM_API clprim_status clprim_segmented_scan(clprim_context *ctx, cl_command_queue queue,
+                                               const clprim_scan_desc *desc,
+                                               const clprim_segments *segments, cl_mem in,
+                                               size_t in_off, cl_mem out, size_t out_off,
+                                               size_t n, cl_uint num_wait,
+                                               const cl_event *wait, cl_event *event);
+
+/* Segmented reduce (reduce by key): one value per segment, the segment's
+ * elements folded in order with desc's operator, to out from out_off in
+ * segment order; with KEYS and keys_out non-NULL, each segment's key to
+ * keys_out from keys_out_off; with count non-NULL, the number of segments
+ * as one cl_ulong to count[count_off]. out needs room for n values (flags,
+ * keys: up to n segments) or num_segments (offsets; an empty segment gets
+ * the identity). n may be 0 (no segments; with offsets every segment is
+ * empty). in must not overlap out. desc->algorithm must be AUTO
+ * (CLPRIM_UNSUPPORTED otherwise, and without the single-pass scans).
+ * Non-blocking, like clprim_reduce. */
+CLPRIM_API clprim_status clprim_segmented_reduce(clprim_context *ctx, cl_command_queue queue,
+                                                 const clprim_reduce_desc *desc,
+                                                 const clprim_segments *segments, cl_mem in,
+                                                 size_t in_off, size_t n, cl_mem out,
+                                                 size_t out_off, cl_mem keys_out,
+                                                 size_t keys_out_off, cl_mem count,
+                                                 size_t count_off, cl_uint num_wait,
+                                                 const cl_event *wait, cl_event *event);
+
+/* Blocking helpers on host arrays. host_segments: n flags or keys, or
+ * num_segments + 1 offsets, of segments->kind and type (segments->mem and
+ * off are ignored). Offsets are checked first (CLPRIM_INVALID_ARGUMENT).
+ * The scan's out may equal in. The reduce writes up to n (or num_segments)
+ * values to out and as many keys to keys_out (may be NULL), and sets
+ * *count. */
+CLPRIM_API clprim_status clprim_segmented_scan_host(clprim_context *ctx,
+                                                    const clprim_scan_desc *desc,
+                                                    const clprim_segments *segments,
+                                                    const void *host_segments, const void *in,
+                                                    void *out, size_t n);
+CLPRIM_API clprim_status clprim_segmented_reduce_host(clprim_context *ctx,
+                                                      const clprim_reduce_desc *desc,
+                                                      const clprim_segments *segments,
+                                                      const void *host_segments, const void *in,
+                                                      size_t n, void *out, void *keys_out,
+                                                      size_t *count);
+
+/* ------------------------------------------------------------------------ */
 /* Stream compaction: select, partition, unique, run-length encoding         */
 /* ------------------------------------------------------------------------ */
 

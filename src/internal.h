@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: status types | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning | scan reduce | compact
+ * layers: status types | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning | scan reduce segment | compact
  *
  *   status, types  X-macro tables: names, sizes, built-in element defines
  *   diag           failure messages, last error, log callback, formatting
@@ -20,7 +20,8 @@
  *                  the enqueue chain, temporary memory of one call
  *   operator,      the caller's element types and operators (checked on the
  *   *_tuning       device); each primitive's tuning rows
- *   scan, reduce   the primitives: validate -> parameters -> grid -> enqueue
+ *   scan, reduce,  the primitives: validate -> parameters -> grid -> enqueue
+ *   segment
  *   compact        primitives built on others (compaction's taught form
  *                  scans its flags with scan.c) */
 #ifndef CLPRIM_INTERNAL_H
@@ -409,5 +410,14 @@ typedef struct clprim__compact_tuning {
 /* heads: for unique and run-length encoding (heads_items, heads_groups_per_cu) */
 clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size,
                                                   int heads);
+
+typedef struct clprim__segment_tuning {
+    unsigned wg_size;        /* work-items per work-group */
+    unsigned items;          /* elements per work-item of a tile */
+    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    const char *source;
+} clprim__segment_tuning;
+
+clprim__segment_tuning clprim__segment_tuning_for(const clprim_device_info *d, size_t elem_size);
 
 #endif /* CLPRIM_INTERNAL_H */

@@ -49,6 +49,17 @@ static const char *predicate_names[] = {
 #undef CLPRIM__XX
 };
 
+static const char *segments_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_SEGMENTS_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+const char *clprim_segments_kind_name(clprim_segments_kind kind)
+{
+    return (unsigned)kind < CLPRIM_SEGMENTS_KIND_COUNT_ ? segments_names[kind] : NULL;
+}
+
 const char *clprim_predicate_name(clprim_predicate predicate)
 {
     return (unsigned)predicate < CLPRIM_PREDICATE_COUNT_ ? predicate_names[predicate] : NULL;

@@ -13,6 +13,10 @@
 #define CLPRIM_ABI_H
 
 #define CLPRIM_TILE_HEADER_BYTES 16
+/* the state of a tile's status (0: nothing yet): its own total, or the
+ * total of every tile up to and including it */
+#define TILE_AGGREGATE 1u
+#define TILE_PREFIX 2u
 #define CLPRIM_TILE_SLOT_ALIGN 128
 /* a state word holds (generation << 2 | state): generations below 2^30 */
 #define CLPRIM_TILE_GENERATION_LIMIT (1u << 30)

@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: MIT */
+/* Segmented scan and segmented reduce (by flags, keys or offsets), in one
+ * pass over the values with decoupled look-back. Validation, arguments and
+ * the enqueue chain are the launch layer's; the contract with the kernels
+ * is cl/segment_abi.h. */
+#include "internal.h"
+
+#include "common/abi.h"
+#include "segment_abi.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the lifted operator and what the look-back carries come before it */
+static const char *const program_files[] = {"segment_abi.h", "segment_heads.clh",
+                                            "common/lookback.clh", "segment.cl", NULL};
+
+/* The arguments of one call, for segment_body. */
+typedef struct segment_args {
+    const clprim_segments *s;
+    int reduce, exclusive, algorithm; /* algorithm: the descriptor's, as int */
+    cl_mem in, out, keys_out, count;
+    size_t in_off, out_off, keys_out_off, count_off, n;
+} segment_args;
+
+/* The OpenCL C name of a key or offset type: integers only. */
+static const char *integer_cl(clprim_type t)
+{
+    switch (t) {
+    case CLPRIM_TYPE_INT32:
+        return "int";
+    case CLPRIM_TYPE_UINT32:
+        return "uint";
+    case CLPRIM_TYPE_INT64:
+        return "long";
+    case CLPRIM_TYPE_UINT64:
+        return "ulong";
+    default:
+        return NULL;
+    }
+}
+
+/* Bytes per element of the segments buffer (0: the descriptor is bad). */
+static size_t segments_unit(const clprim_segments *s)
+{
+    switch (s->kind) {
+    case CLPRIM_SEGMENTS_FLAGS_U8:
+        return 1;
+    case CLPRIM_SEGMENTS_FLAGS_U32:
+        return 4;
+    case CLPRIM_SEGMENTS_KEYS:
+        if (s->key_element)
+            return clprim_element_size(s->key_element);
+        return integer_cl(s->type) ? clprim_type_size(s->type) : 0;
+    case CLPRIM_SEGMENTS_OFFSETS:
+        return integer_cl(s->type) ? clprim_type_size(s->type) : 0;
+    default:
+        return 0;
+    }
+}
+
+/* Elements of the segments buffer a call reads. */
+static size_t segments_count(const clprim_segments *s, size_t n)
+{
+    return s->kind == CLPRIM_SEGMENTS_OFFSETS ? s->num_segments + 1 : n;
+}
+
+/* The descriptor of the segments, before the launch layer checks buffers
+ * against it (lock not held). */
+static clprim_status check_segments(clprim_context *ctx, const clprim_segments *s)
+{
+    if (!s)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "segments is NULL");
+    if ((unsigned)s->kind >= CLPRIM_SEGMENTS_KIND_COUNT_)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "segments->kind %d is not a clprim_segments_kind",
+                                     (int)s->kind);
+    if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element && s->key_element->ctx != ctx)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "segments->key_element belongs to another context");
+    if ((s->kind == CLPRIM_SEGMENTS_KEYS || s->kind == CLPRIM_SEGMENTS_OFFSETS) &&
+        !segments_unit(s))
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "segments->type %d (%s) is not an integer type "
+                                     "(int32, uint32, int64 or uint64) for %s",
+                                     (int)s->type,
+                                     clprim_type_name(s->type) ? clprim_type_name(s->type) : "?",
+                                     clprim_segments_kind_name(s->kind));
+    if (s->kind == CLPRIM_SEGMENTS_OFFSETS && s->num_segments >= SIZE_MAX / 8)
+        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS,
+                                     "segments->num_segments %zu is too large", s->num_segments);
+    return CLPRIM_SUCCESS;
+}
+
+/* Whether [a, a + na) and [b, b + nb) of one buffer overlap. */
+static int overlap(cl_mem x, size_t a, size_t na, cl_mem y, size_t b, size_t nb)
+{
+    return x && x == y && na && nb && a < b + nb && b < a + na;
+}
+
+/* The build's defines: segments, mode, tile, and the key or offset type. */
+static char *segment_params(const segment_args *a, const clprim__element *e, unsigned items,
+                            unsigned spins)
+{
+    const clprim_segments *s = a->s;
+    const char *head = "#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
+                       "#define LOOKBACK_SPINS %u\n";
+    if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element) {
+        const clprim_element *k = s->key_element;
+        /* the values' element may be the keys' own: its source is there */
+        const char *src = *k->source && strstr(e->defines, k->source) ? "" : k->source;
+        return clprim__format("%s\n#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
+                              "#define LOOKBACK_SPINS %u\n#define KEY_T %s\n#define KEY_SIZE %zu\n"
+                              "#define KEY_BUILTIN 0\n",
+                              src, (int)s->kind, a->reduce, items, spins, k->type, k->size);
+    }
+    if (s->kind == CLPRIM_SEGMENTS_KEYS || s->kind == CLPRIM_SEGMENTS_OFFSETS) {
+        const int keys = s->kind == CLPRIM_SEGMENTS_KEYS;
+        const int sgn = s->type == CLPRIM_TYPE_INT32 || s->type == CLPRIM_TYPE_INT64;
+        return clprim__format(keys ? "#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
+                                     "#define LOOKBACK_SPINS %u\n#define KEY_T %s\n"
+                                     "#define KEY_SIZE %zu\n#define KEY_BUILTIN %d\n"
+                                   : "#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
+                                     "#define LOOKBACK_SPINS %u\n#define OFF_T %s\n"
+                                     "#define OFF_SIZE %zu\n#define OFF_SIGNED %d\n",
+                              (int)s->kind, a->reduce, items, spins, integer_cl(s->type),
+                              clprim_type_size(s->type), keys ? 1 : sgn);
+    }
+    return clprim__format(head, (int)s->kind, a->reduce, items, spins);
+}
+
+/* Bytes of one carried (heads, value) pair of a reduce in the look-back's
+ * value slots: 16 for built-in values; for the caller's, a bound that
+ * holds whatever alignment the type has (cl/segment_heads.clh). */
+static size_t reduce_carry_bytes(const clprim__element *e)
+{
+    size_t p = 8;
+    if (e->builtin)
+        return 16;
+    while (p < e->size)
+        p *= 2;
+    return 2 * p;
+}
+
+/* The tile state of the look-back, zeroed when the pool says so. */
+static clprim_status tile_state(clprim__launch *l, const segment_args *a, size_t tiles,
+                                cl_mem *state, cl_uint *generation)
+{
+    const clprim__element *e = &l->elem;
+    const size_t words = !a->reduce && e->builtin ? e->size / 4 : 0;
+    const size_t value = a->reduce ? reduce_carry_bytes(e) : e->size;
+    clprim__pool_buf *buf;
+    int needs_zero;
+    clprim_status st = clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, words, value), &buf);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    *state = clprim__pool_mem(buf);
+    *generation = clprim__pool_generation(buf, words ? words : ((cl_ulong)value << 40) | tiles,
+                                          CLPRIM_TILE_GENERATION_LIMIT, &needs_zero);
+    if (needs_zero)
+        st = clprim__chain_fill(l->ctx, &l->chain, *state, 0, clprim__pool_size(buf));
+    return st;
+}
+
+/* Offsets: the first segment of every tile, found by a search per tile. */
+static clprim_status tile_bounds(clprim__launch *l, clprim__program *prog, const segment_args *a,
+                                 cl_ulong tiles, unsigned wg, cl_mem *bounds)
+{
+    const cl_ulong segs_off = a->s->off, m = a->s->num_segments, n = a->n;
+    clprim__pool_buf *buf;
+    cl_kernel kern;
+    clprim_status st = clprim__launch_temp(l, (size_t)(tiles + 1) * 8, &buf);
+    if (st == CLPRIM_SUCCESS) {
+        *bounds = clprim__pool_mem(buf);
+        st = clprim__program_kernel(l->ctx, prog, "seg_tile_bounds", &kern);
+    }
+    if (st == CLPRIM_SUCCESS) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8, 8, sizeof(cl_mem)};
+        const void *const values[] = {&a->s->mem, &segs_off, &m, &n, &tiles, bounds};
+        st = clprim__set_args(l->ctx, kern, 6, sizes, values);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(l->ctx, &l->chain, kern, (size_t)(tiles + wg) / wg, wg);
+    return st;
+}
+
+/* Refusals the launch layer cannot know of: algorithms, overlaps. */
+static clprim_status check_call(clprim_context *ctx, const segment_args *a)
+{
+    const clprim_segments *s = a->s;
+    const size_t out_n = a->reduce ? (s->kind == CLPRIM_SEGMENTS_OFFSETS ? s->num_segments : a->n)
+                                   : a->n;
+    if (!ctx->info.has_single_pass)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "segmented scans and reduces run in one pass, which needs "
+                            "cl_khr_int64_base_atomics; %s lacks it", ctx->info.device_name);
+    if (a->reduce ? a->algorithm != CLPRIM_REDUCE_AUTO
+                  : a->algorithm != CLPRIM_SCAN_AUTO &&
+                        a->algorithm != CLPRIM_SCAN_DECOUPLED_LOOKBACK)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "segmented %ss run in one pass: desc->algorithm must be AUTO%s",
+                            a->reduce ? "reduce" : "scan",
+                            a->reduce ? "" : " or DECOUPLED_LOOKBACK");
+    if (a->keys_out && s->kind != CLPRIM_SEGMENTS_KEYS)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "keys_out is for KEYS segments; these are %s",
+                            clprim_segments_kind_name(s->kind));
+    if ((a->in == a->out && (a->reduce || a->in_off != a->out_off) &&
+         overlap(a->in, a->in_off, a->n, a->out, a->out_off, out_n)))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            a->reduce ? "in and out overlap (a segmented reduce cannot run in place)"
+                                      : "in and out overlap without being the same range");
+    if (s->mem == a->out || (a->keys_out && (a->keys_out == s->mem || a->keys_out == a->in ||
+                                             a->keys_out == a->out)))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "the segments, values and keys_out must not share an output buffer");
+    return CLPRIM_SUCCESS;
+}
+
+/* One call, validated by the launch layer. */
+static clprim_status segment_body(clprim__launch *l, const void *args)
+{
+    const segment_args *a = args;
+    const clprim_segments *s = a->s;
+    clprim_context *ctx = l->ctx;
+    const clprim__element *e = &l->elem;
+    const size_t budget =
+        ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
+    const int offsets = s->kind == CLPRIM_SEGMENTS_OFFSETS;
+    clprim__segment_tuning t = clprim__segment_tuning_for(&ctx->info, e->size);
+    clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0};
+    clprim__program *prog;
+    cl_mem state = NULL, bounds = NULL;
+    cl_uint generation = 0, sflags;
+    cl_kernel kern;
+    char *params;
+    clprim_status st = check_call(ctx, a);
+
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (a->n == 0 && !(a->reduce && offsets)) /* nothing, or no segment */
+        return a->reduce && a->count
+                   ? clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8)
+                   : CLPRIM_SUCCESS;
+    while (t.items > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
+        t.items /= 2;
+    while (t.wg_size > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
+        t.wg_size /= 2;
+    params = segment_params(a, e, t.items, t.lookback_spins);
+    if (!params)
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    spec.params = params;
+    spec.wg_size = t.wg_size;
+    st = clprim__program_get(ctx, &spec, &prog);
+    free(params);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    {
+        const unsigned wg = clprim__program_wg_size(prog);
+        const cl_ulong tile = (cl_ulong)wg * t.items, n = a->n;
+        const cl_ulong tiles = n ? (n + tile - 1) / tile : 1;
+        const cl_ulong in_off = a->in_off, out_off = a->out_off, segs_off = s->off,
+                       m = s->num_segments, keys_out_off = a->keys_out_off,
+                       count_off = a->count_off;
+        sflags = (a->exclusive ? SEG_EXCLUSIVE : 0) | (tiles == 1 ? SEG_ONE_TILE : 0) |
+                 (a->in == a->out ? SEG_IN_PLACE : 0) | (a->keys_out ? SEG_KEYS_OUT : 0) |
+                 (a->count ? SEG_COUNT : 0);
+        if (tiles > 1)
+            st = tile_state(l, a, (size_t)tiles, &state, &generation);
+        if (st == CLPRIM_SUCCESS && offsets)
+            st = tile_bounds(l, prog, a, tiles, wg, &bounds);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__program_kernel(ctx, prog, "seg_single_pass", &kern);
+        if (st == CLPRIM_SUCCESS) {
+            const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8,
+                                    sizeof(cl_mem), sizeof(cl_mem), 8, sizeof(cl_mem), 8,
+                                    sizeof(cl_mem), 4, 4};
+            const void *const values[] = {&a->in,       &in_off,  &a->out,    &out_off,
+                                          &n,           &s->mem,  &segs_off,  &m,
+                                          &bounds,      &a->keys_out, &keys_out_off, &a->count,
+                                          &count_off,   &state,   &generation, &sflags};
+            st = clprim__set_args(ctx, kern, 16, sizes, values);
+        }
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)tiles, wg);
+    }
+    return st;
+}
+
+/* The launch layer's description of a call: every buffer with the count
+ * it holds. */
+static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void *desc,
+                         clprim_type type, clprim_op op, const clprim_operator *custom,
+                         const segment_args *a, cl_uint num_wait, const cl_event *wait,
+                         cl_event *event)
+{
+    const clprim_segments *s = a->s;
+    const size_t out_n =
+        a->reduce && s && s->kind == CLPRIM_SEGMENTS_OFFSETS ? s->num_segments : a->n;
+    clprim__call call = {desc, type, op, custom, NULL, a->algorithm,
+                         a->reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_,
+                         a->reduce ? "clprim_reduce_algorithm" : "clprim_scan_algorithm",
+                         queue, num_wait, wait, 2,
+                         {{"in", a->in, a->in_off, a->n, 0}, {"out", a->out, a->out_off, out_n, 0}}};
+    clprim_status st;
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (event)
+        *event = NULL;
+    st = check_segments(ctx, s);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    {
+        const clprim__call_buffer b = {"segments->mem", s->mem, s->off, segments_count(s, a->n),
+                                       segments_unit(s)};
+        call.buffers[call.num_buffers++] = b;
+    }
+    if (a->keys_out && s->kind == CLPRIM_SEGMENTS_KEYS) {
+        const clprim__call_buffer b = {"keys_out", a->keys_out, a->keys_out_off, a->n,
+                                       segments_unit(s)};
+        call.buffers[call.num_buffers++] = b;
+    }
+    if (a->count) {
+        const clprim__call_buffer b = {"count", a->count, a->count_off, 1, 8};
+        call.buffers[call.num_buffers++] = b;
+    }
+    return clprim__launch_run(ctx, &call, segment_body, a, event);
+}
+
+clprim_status clprim_segmented_scan(clprim_context *ctx, cl_command_queue queue,
+                                    const clprim_scan_desc *desc, const clprim_segments *segments,
+                                    cl_mem in, size_t in_off, cl_mem out, size_t out_off,
+                                    size_t n, cl_uint num_wait, const cl_event *wait,
+                                    cl_event *event)
+{
+    const segment_args a = {segments, 0, desc && desc->exclusive,
+                            desc ? (int)desc->algorithm : 0, in, out, NULL, NULL, in_off,
+                            out_off, 0, 0, n};
+    return run(ctx, queue, desc, desc ? desc->type : 0, desc ? desc->op : 0,
+               desc ? desc->custom : NULL, &a, num_wait, wait, event);
+}
+
+clprim_status clprim_segmented_reduce(clprim_context *ctx, cl_command_queue queue,
+                                      const clprim_reduce_desc *desc,
+                                      const clprim_segments *segments, cl_mem in, size_t in_off,
+                                      size_t n, cl_mem out, size_t out_off, cl_mem keys_out,
+                                      size_t keys_out_off, cl_mem count, size_t count_off,
+                                      cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const segment_args a = {segments,     1,   0,        desc ? (int)desc->algorithm : 0,
+                            in,           out, keys_out, count,
+                            in_off,       out_off, keys_out_off, count_off, n};
+    return run(ctx, queue, desc, desc ? desc->type : 0, desc ? desc->op : 0,
+               desc ? desc->custom : NULL, &a, num_wait, wait, event);
+}
+
+/* ---- blocking helpers ---- */
+
+/* Offset k of a host array of integer type t, as a signed 64-bit value
+ * (-1 for values that do not fit). */
+static long long host_offset(const void *p, clprim_type t, size_t k)
+{
+    switch (t) {
+    case CLPRIM_TYPE_INT32:
+        return ((const cl_int *)p)[k];
+    case CLPRIM_TYPE_UINT32:
+        return ((const cl_uint *)p)[k];
+    case CLPRIM_TYPE_INT64:
+        return ((const cl_long *)p)[k];
+    default:
+        return ((const cl_ulong *)p)[k] > (cl_ulong)INT64_MAX ? -1
+                                                              : (long long)((const cl_ulong *)p)[k];
+    }
+}
+
+/* The host helpers' own checks, and the segments copied to the device. */
+static clprim_status host_segments(clprim_context *ctx, const clprim_segments *s,
+                                   const void *host, size_t n, clprim_segments *dev, cl_mem *mem)
+{
+    size_t unit, count;
+    clprim_status st = check_segments(ctx, s);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    unit = segments_unit(s);
+    count = segments_count(s, n);
+    if (count && !host)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "host_segments is NULL");
+    if (s->kind == CLPRIM_SEGMENTS_OFFSETS) {
+        const size_t m = s->num_segments;
+        for (size_t k = 0; k <= m; ++k) {
+            const long long o = host_offset(host, s->type, k);
+            if ((k == 0 && o != 0) || (k == m && o != (long long)n) ||
+                (k > 0 && o < host_offset(host, s->type, k - 1)) || o < 0 || o > (long long)n)
+                return clprim__fail_unlocked(
+                    ctx, CLPRIM_INVALID_ARGUMENT,
+                    "offsets[%zu] = %lld: offsets must rise from 0 to n = %zu without falling",
+                    k, o, n);
+        }
+    }
+    if (count > SIZE_MAX / unit)
+        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "%zu segment entries of %zu bytes "
+                                     "overflow size_t", count, unit);
+    *dev = *s;
+    dev->off = 0;
+    st = clprim__host_buffer_unlocked(ctx, count * unit, host, mem);
+    dev->mem = *mem;
+    return st;
+}
+
+/* Bytes of n elements of a descriptor's element; 0 with a message. */
+static size_t host_bytes(clprim_context *ctx, clprim_type type, const clprim_operator *custom,
+                         size_t n, clprim_status *st)
+{
+    const size_t elem = clprim__element_size(type, custom);
+    *st = CLPRIM_SUCCESS;
+    if (!elem)
+        *st = clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                                    (int)type);
+    else if (n && (elem * n) / n != elem)
+        *st = clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS,
+                                    "n = %zu elements of %zu bytes overflow size_t", n, elem);
+    return elem * n;
+}
+
+clprim_status clprim_segmented_scan_host(clprim_context *ctx, const clprim_scan_desc *desc,
+                                         const clprim_segments *segments,
+                                         const void *host_segs, const void *in, void *out,
+                                         size_t n)
+{
+    clprim_segments dev;
+    cl_mem buf = NULL, segs = NULL;
+    size_t bytes;
+    clprim_status st;
+
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!desc || (n && (!in || !out)))
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
+    bytes = host_bytes(ctx, desc->type, desc->custom, n, &st);
+    if (st == CLPRIM_SUCCESS)
+        st = host_segments(ctx, segments, host_segs, n, &dev, &segs);
+    /* one buffer, scanned in place */
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, bytes, in, &buf);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim_segmented_scan(ctx, NULL, desc, &dev, buf, 0, buf, 0, n, 0, NULL, NULL);
+    if (st == CLPRIM_SUCCESS && n)
+        st = clprim__host_read_unlocked(ctx, buf, bytes, out, 0, NULL);
+    if (buf)
+        clReleaseMemObject(buf);
+    if (segs)
+        clReleaseMemObject(segs);
+    return st;
+}
+
+clprim_status clprim_segmented_reduce_host(clprim_context *ctx, const clprim_reduce_desc *desc,
+                                           const clprim_segments *segments,
+                                           const void *host_segs, const void *in, size_t n,
+                                           void *out, void *keys_out, size_t *count)
+{
+    clprim_segments dev;
+    cl_mem bin = NULL, bout = NULL, bkeys = NULL, bcount = NULL, segs = NULL;
+    cl_ulong found = 0;
+    size_t bytes, elem, out_n, key_size;
+    clprim_status st;
+
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!desc || !segments || !count || (n && !in))
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "desc, segments, in or count is NULL");
+    bytes = host_bytes(ctx, desc->type, desc->custom, n, &st);
+    elem = clprim__element_size(desc->type, desc->custom);
+    out_n = segments->kind == CLPRIM_SEGMENTS_OFFSETS ? segments->num_segments : n;
+    if (st == CLPRIM_SUCCESS && out_n && !out)
+        st = clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "out is NULL");
+    if (st == CLPRIM_SUCCESS)
+        st = host_segments(ctx, segments, host_segs, n, &dev, &segs);
+    key_size = segments_unit(segments);
+    if (segments->kind != CLPRIM_SEGMENTS_KEYS)
+        keys_out = NULL;
+    if (st == CLPRIM_SUCCESS && out_n > SIZE_MAX / (elem > key_size ? elem : key_size))
+        st = clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "num_segments %zu overflows size_t",
+                                   out_n);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, bytes, in, &bin);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, out_n * elem, NULL, &bout);
+    if (st == CLPRIM_SUCCESS && keys_out)
+        st = clprim__host_buffer_unlocked(ctx, n * key_size, NULL, &bkeys);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, sizeof found, NULL, &bcount);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim_segmented_reduce(ctx, NULL, desc, &dev, bin, 0, n, bout, 0, bkeys, 0, bcount,
+                                     0, 0, NULL, NULL);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_read_unlocked(ctx, bcount, sizeof found, &found, 0, NULL);
+    if (st == CLPRIM_SUCCESS && found > out_n)
+        st = clprim__fail_unlocked(ctx, CLPRIM_INTERNAL, "%llu segments reported for at most %zu",
+                                   (unsigned long long)found, out_n);
+    if (st == CLPRIM_SUCCESS && found)
+        st = clprim__host_read_unlocked(ctx, bout, (size_t)found * elem, out, 0, NULL);
+    if (st == CLPRIM_SUCCESS && found && keys_out)
+        st = clprim__host_read_unlocked(ctx, bkeys, (size_t)found * key_size, keys_out, 0, NULL);
+    if (st == CLPRIM_SUCCESS)
+        *count = (size_t)found;
+    if (bin)
+        clReleaseMemObject(bin);
+    if (bout)
+        clReleaseMemObject(bout);
+    if (bkeys)
+        clReleaseMemObject(bkeys);
+    if (bcount)
+        clReleaseMemObject(bcount);
+    if (segs)
+        clReleaseMemObject(segs);
+    return st;
+}
