@@ -28,16 +28,16 @@
 #endif
 
 #define REDUCE_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
-#define REDUCE_ARGS global const T *in, ulong in_off, ulong n, global T *out, ulong out_off
+#define REDUCE_ARGS global const IN_T *in, ulong in_off, ulong n, global T *out, ulong out_off
 
 /* The trees' first step: work-item t loads elements t and WG_SIZE + t of its
  * work-group's 2 * WG_SIZE (identity past n). */
-inline void clprim_load_two(local T *partial, global const T *in, ulong n)
+inline void clprim_load_two(local T *partial, global const IN_T *in, ulong n)
 {
     const uint t = get_local_id(0);
     const ulong start = (ulong)get_group_id(0) * 2 * WG_SIZE;
-    partial[t] = clprim_load(in, start + t, n);
-    partial[WG_SIZE + t] = clprim_load(in, start + WG_SIZE + t, n);
+    partial[t] = clprim_load_in(in, start + t, n);
+    partial[WG_SIZE + t] = clprim_load_in(in, start + WG_SIZE + t, n);
 }
 
 REDUCE_KERNEL reduce_naive(REDUCE_ARGS)
@@ -76,6 +76,25 @@ REDUCE_KERNEL reduce_convergent(REDUCE_ARGS)
         out[out_off + get_group_id(0)] = partial[0];
 }
 
+#if CLPRIM_COMMUTATIVE
+/* Vector v of the input's aligned body (from element head): VEC elements in
+ * one 16-byte access of T, or of the input type mapped as it arrives. */
+inline TV clprim_reduce_vec(global const IN_T *in, ulong head, ulong v)
+{
+#if CLPRIM_TRANSFORM && VEC > 1
+    clprim_in_chunk x;
+    clprim_chunk c;
+    const ulong i = head + v * VEC;
+    x.v = ((global const INV *)(in + head))[v];
+    for (uint j = 0; j < VEC; ++j)
+        c.a[j] = clprim_in(x.a[j], i + j);
+    return c.v;
+#else
+    return ((global const TV *)(in + head))[v];
+#endif
+}
+#endif
+
 /* With `state` (a zeroed counter, then one slot per work-group) the grid
  * finishes in one launch: each work-group stores its partial, fences and
  * counts itself done; the last one folds the partials in group order (so the
@@ -93,10 +112,9 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
      * (the buffer itself is aligned far beyond 16 bytes) */
     const ulong head = min((ulong)((VEC - in_off % VEC) % VEC), n);
     const ulong vectors = (n - head) / VEC, tail = head + vectors * VEC;
-    global const TV *body = (global const TV *)(in + head);
     T acc = IDENTITY;
     if (gid < head)
-        acc = in[gid];
+        acc = clprim_in(in[gid], gid);
     ulong v = gid;
     /* one accumulator per load in flight: no chain of dependent adds */
     T part[REDUCE_UNROLL];
@@ -105,23 +123,23 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
     for (; v + (REDUCE_UNROLL - 1) * threads < vectors; v += REDUCE_UNROLL * threads) {
         TV x[REDUCE_UNROLL];
         for (uint k = 0; k < REDUCE_UNROLL; ++k)
-            x[k] = body[v + k * threads];
+            x[k] = clprim_reduce_vec(in, head, v + k * threads);
         for (uint k = 0; k < REDUCE_UNROLL; ++k)
             part[k] = OP(part[k], clprim_fold_vec(x[k]));
     }
     for (uint k = 0; k < REDUCE_UNROLL; ++k)
         acc = OP(acc, part[k]);
     for (; v < vectors; v += threads)
-        acc = OP(acc, clprim_fold_vec(body[v]));
+        acc = OP(acc, clprim_fold_vec(clprim_reduce_vec(in, head, v)));
     if (tail + gid < n)
-        acc = OP(acc, in[tail + gid]);
+        acc = OP(acc, clprim_in(in[tail + gid], tail + gid));
 #else
     /* in order: work-item gid (global order = group order, then work-item
      * order, as the combines below keep it) folds one contiguous range */
     const ulong chunk = (n + threads - 1) / threads, stop = min(n, gid * chunk + chunk);
     T acc = IDENTITY;
     for (ulong i = gid * chunk; i < stop; ++i)
-        acc = OP(acc, in[i]);
+        acc = OP(acc, clprim_in(in[i], i));
 #endif
     T total;
     clprim_wg_exscan_value(acc, scratch, &total);

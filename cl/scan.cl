@@ -47,7 +47,7 @@
  * barrier and writes after it, and tiles do not overlap. sums is NULL unless
  * flags has SCAN_WRITE_SUMS. */
 #define SCAN_ARGS                                                              \
-    global const T *in, ulong in_off, global T *out, ulong out_off, ulong n,  \
+    global const IN_T *in, ulong in_off, global T *out, ulong out_off, ulong n, \
         global T *sums, ulong sums_off, uint flags
 
 /* Stores a tile whose inclusive scan is s[0 .. count) (unpadded). */
@@ -69,7 +69,7 @@ SCAN_KERNEL scan_kogge_stone(SCAN_ARGS)
     local T s[WG_SIZE];
     const uint lid = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * WG_SIZE;
-    s[lid] = clprim_load(in + in_off, base + lid, n);
+    s[lid] = clprim_load_in(in + in_off, base + lid, n);
     barrier(CLK_LOCAL_MEM_FENCE);
     clprim_ks_ladder(s);
     clprim_store_inclusive(out + out_off, base, n, s, WG_SIZE, flags, sums + sums_off);
@@ -80,7 +80,7 @@ SCAN_KERNEL scan_kogge_stone_db(SCAN_ARGS)
     local T a[WG_SIZE], b[WG_SIZE];
     const uint lid = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * WG_SIZE;
-    a[lid] = clprim_load(in + in_off, base + lid, n);
+    a[lid] = clprim_load_in(in + in_off, base + lid, n);
     barrier(CLK_LOCAL_MEM_FENCE);
     local T *r = clprim_wg_scan_ks_db(a, b);
     clprim_store_inclusive(out + out_off, base, n, r, WG_SIZE, flags, sums + sums_off);
@@ -91,8 +91,8 @@ SCAN_KERNEL scan_brent_kung(SCAN_ARGS)
     local T s[2 * WG_SIZE];
     const uint lid = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * 2 * WG_SIZE;
-    s[lid] = clprim_load(in + in_off, base + lid, n);
-    s[lid + WG_SIZE] = clprim_load(in + in_off, base + lid + WG_SIZE, n);
+    s[lid] = clprim_load_in(in + in_off, base + lid, n);
+    s[lid + WG_SIZE] = clprim_load_in(in + in_off, base + lid + WG_SIZE, n);
     barrier(CLK_LOCAL_MEM_FENCE);
     clprim_wg_scan_brent_kung(s);
     clprim_store_inclusive(out + out_off, base, n, s, 2 * WG_SIZE, flags, sums + sums_off);
@@ -105,7 +105,7 @@ SCAN_KERNEL scan_blelloch(SCAN_ARGS)
     const ulong base = (ulong)get_group_id(0) * 2 * WG_SIZE;
     in += in_off;
     out += out_off;
-    const T x0 = clprim_load(in, base + ai, n), x1 = clprim_load(in, base + bi, n);
+    const T x0 = clprim_load_in(in, base + ai, n), x1 = clprim_load_in(in, base + bi, n);
     s[PAD(ai)] = x0;
     s[PAD(bi)] = x1;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -121,11 +121,11 @@ SCAN_KERNEL scan_blelloch(SCAN_ARGS)
 
 /* Coalesced transfers between global memory and a padded local tile of
  * WG_SIZE*items elements: consecutive work-items touch consecutive elements. */
-inline void clprim_tile_load(local T *s, global const T *in, ulong base, ulong n, uint items)
+inline void clprim_tile_load(local T *s, global const IN_T *in, ulong base, ulong n, uint items)
 {
     for (uint k = 0; k < items; ++k) {
         const uint i = k * WG_SIZE + get_local_id(0);
-        s[PAD(i)] = clprim_load(in, base + i, n);
+        s[PAD(i)] = clprim_load_in(in, base + i, n);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -158,7 +158,7 @@ SCAN_KERNEL scan_coarsened(SCAN_ARGS)
  * First half: loads the tile, leaves each work-item's inclusive run in r and
  * returns the exclusive prefix of this work-item within the tile (*total:
  * the tile's total). */
-inline T clprim_tile_scan_begin(local T *s, local T *scratch, global const T *in, ulong base,
+inline T clprim_tile_scan_begin(local T *s, local T *scratch, global const IN_T *in, ulong base,
                                 ulong n, T *r, T *total)
 {
     const uint first = get_local_id(0) * TILE_ITEMS;
@@ -204,11 +204,6 @@ inline void clprim_tile_scan_end(local T *s, global T *out, ulong base, ulong n,
 #endif
 #define SP_CHUNKS (SP_TILE_ITEMS / VEC)
 
-typedef union clprim_chunk {
-    TV v;
-    T a[VEC];
-} clprim_chunk;
-
 /* Local slot of chunk c of work-item o's run. */
 inline uint clprim_sp_slot(uint o, uint c)
 {
@@ -221,14 +216,24 @@ inline uint clprim_sp_slot_of(uint g)
     return clprim_sp_slot(g / SP_CHUNKS, g % SP_CHUNKS);
 }
 
-inline TV clprim_sp_fetch_chunk(global const T *in, ulong base, ulong n, uint g, uint flags)
+inline TV clprim_sp_fetch_chunk(global const IN_T *in, ulong base, ulong n, uint g, uint flags)
 {
     const ulong i = base + (ulong)g * VEC;
     clprim_chunk c;
-    if ((flags & SCAN_ALIGNED) && i + VEC <= n)
+    if ((flags & SCAN_ALIGNED) && i + VEC <= n) {
+#if CLPRIM_TRANSFORM && VEC > 1
+        /* VEC input elements in one access, mapped as they arrive */
+        clprim_in_chunk x;
+        x.v = ((global const INV *)in)[i / VEC];
+        for (uint j = 0; j < VEC; ++j)
+            c.a[j] = clprim_in(x.a[j], i + j);
+        return c.v;
+#else
         return ((global const TV *)in)[i / VEC];
+#endif
+    }
     for (uint j = 0; j < VEC; ++j)
-        c.a[j] = clprim_load(in, i + j, n);
+        c.a[j] = clprim_load_in(in, i + j, n);
     return c.v;
 }
 
@@ -247,7 +252,7 @@ inline void clprim_sp_store_chunk(global T *out, ulong base, ulong n, uint g, TV
 
 /* The tile reaches s in two steps so that its loads can be issued early:
  * clprim_tile_fetch into registers (coalesced), clprim_tile_stash into s. */
-inline void clprim_tile_fetch(TV *r, global const T *in, ulong base, ulong n, uint flags)
+inline void clprim_tile_fetch(TV *r, global const IN_T *in, ulong base, ulong n, uint flags)
 {
     for (uint k = 0; k < SP_CHUNKS; ++k)
         r[k] = clprim_sp_fetch_chunk(in, base, n, k * WG_SIZE + get_local_id(0), flags);
@@ -260,7 +265,7 @@ inline void clprim_tile_stash(local TV *s, const TV *r)
 }
 
 /* Both steps at once, for the path without prefetch. */
-inline void clprim_sp_tile_load(local TV *s, global const T *in, ulong base, ulong n, uint flags)
+inline void clprim_sp_tile_load(local TV *s, global const IN_T *in, ulong base, ulong n, uint flags)
 {
     for (uint k = 0; k < SP_CHUNKS; ++k) {
         const uint g = k * WG_SIZE + get_local_id(0);
@@ -342,7 +347,7 @@ SCAN_KERNEL scan_multilevel(SCAN_ARGS)
  * Without SP_PREFETCH, and for domino, one tile per work-group.
  * The last work-group to finish resets the counters for the next call. */
 #if CLPRIM_SINGLE_PASS
-SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
+SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out, ulong out_off,
                              ulong n, global uchar *state, uint generation, uint flags)
 {
     local TV s[WG_SIZE * SP_CHUNKS];
@@ -440,7 +445,7 @@ SCAN_KERNEL scan_single_pass(global const T *in, ulong in_off, global T *out, ul
 /* Total of each multilevel tile, combined in element order (OP need not be
  * commutative): transposed through local memory like scan_multilevel, each
  * work-item folds its consecutive elements, then the work-group folds those. */
-SCAN_KERNEL scan_reduce(global const T *in, ulong in_off, ulong n, global T *sums, ulong sums_off)
+SCAN_KERNEL scan_reduce(global const IN_T *in, ulong in_off, ulong n, global T *sums, ulong sums_off)
 {
     local T s[PADDED_SIZE(WG_SIZE * TILE_ITEMS)], scratch[CLPRIM_WG_SCAN_SCRATCH];
     const uint first = get_local_id(0) * TILE_ITEMS;

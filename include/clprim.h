@@ -376,6 +376,27 @@ CLPRIM_API size_t clprim_operator_size(const clprim_operator *op);
 /* Scan (all-prefix-sums)                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* A transform applied to each input element as it is loaded (map, then
+ * scan or reduce: thrust::transform_inclusive_scan), so that f(x) is never
+ * written to memory. Given in a scan or reduce descriptor, the input holds
+ * elements of `input` (a built-in type), each mapped by `expression` to the
+ * element the operator works on (desc->type, or a custom operator's type).
+ *   input       the input's element type; the input buffer's offset and
+ *               count are in these elements;
+ *   expression  an OpenCL C expression of `x` (one input element) and `i`
+ *               (its index from in_off, a ulong) whose value converts to
+ *               the scanned type, e.g. "x > 0" (count positives into a
+ *               uint32 sum), "x * x" (float input, double sum),
+ *               "(uint2)(3u, x)" (a custom operator's type). Compiled at
+ *               first use for the device (CLPRIM_BUILD_FAILED with the
+ *               compiler's log in the last error).
+ * In place (in == out) is allowed only when both elements have one size.
+ * The enqueueing calls check the input buffer against `input`'s size. */
+typedef struct clprim_transform {
+  clprim_type input;
+  const char *expression;
+} clprim_transform;
+
 /* XX(NAME, number, lower-case name). Every algorithm is correct for every n:
  * the algorithm chooses how one work-group scans its tile, and the hierarchical
  * driver (scan the tiles, scan the tile totals recursively, add each tile's
@@ -438,6 +459,7 @@ typedef struct clprim_scan_desc {
   clprim_scan_algorithm algorithm;
   const clprim_operator *custom;   /* non-NULL: this operator and its element
                                       type instead of type and op */
+  const clprim_transform *transform; /* non-NULL: map each input element first */
 } clprim_scan_desc;
 
 /* Scans n elements of `in` starting at element in_off into `out` starting at
@@ -507,6 +529,8 @@ typedef struct clprim_reduce_desc {
   clprim_reduce_algorithm algorithm;
   const clprim_operator *custom;   /* non-NULL: this operator and its element
                                       type instead of type and op */
+  const clprim_transform *transform; /* non-NULL: map each input element first
+                                        (clprim_transform) */
 } clprim_reduce_desc;
 
 /* Folds n elements of `in` from element in_off with desc->op, and writes the

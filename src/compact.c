@@ -174,7 +174,7 @@ static clprim_status three_pass(clprim__launch *l, clprim__program *prog, const 
                                 const kernel_in *k, int mode, unsigned wg)
 {
     clprim_context *ctx = l->ctx;
-    const clprim_scan_desc sum = {CLPRIM_TYPE_UINT64, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL};
+    const clprim_scan_desc sum = {CLPRIM_TYPE_UINT64, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL, NULL};
     const cl_ulong indices_off = a->d->indices_off, lengths_off = a->lengths_off,
                    count_off = a->count_off;
     cl_mem indices = mode == COMPACT_SELECT ? a->d->indices : NULL, positions;

@@ -86,3 +86,42 @@ clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clp
         return clprim__fail(ctx, CLPRIM_INTERNAL, "element defines do not fit");
     return CLPRIM_SUCCESS;
 }
+
+size_t clprim__transform_input_size(const clprim_transform *tf, size_t elem)
+{
+    return tf ? clprim_type_size(tf->input) : elem;
+}
+
+clprim_status clprim__transform_params(clprim_context *ctx, const clprim_transform *tf,
+                                       char **params)
+{
+    static const char *const names[] = {
+#define CLPRIM__XX(NAME, num, name, cl, host, size, sgn, flt) [num] = #cl,
+        CLPRIM_TYPE_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+    };
+    const char *x;
+    *params = NULL;
+    if (!tf)
+        return CLPRIM_SUCCESS;
+    if ((unsigned)tf->input >= CLPRIM_TYPE_COUNT_)
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE,
+                            "desc->transform->input %d is not a clprim_type", (int)tf->input);
+    if (tf->input == CLPRIM_TYPE_DOUBLE && !ctx->info.has_fp64)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double input needs cl_khr_fp64, which %s lacks",
+                            ctx->info.device_name);
+    for (x = tf->expression; x && (*x == ' ' || *x == '\t' || *x == '\n'); ++x)
+        ;
+    if (!x || !*x)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->transform->expression is empty");
+    *params = clprim__format("%s#define IN_T %s\n#define CLPRIM_TRANSFORM 1\n"
+                             "#line 1 \"transform expression\"\n"
+                             "inline T clprim_user_transform(IN_T x, ulong i) { return (%s); }\n",
+                             tf->input == CLPRIM_TYPE_DOUBLE
+                                 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                                 : "",
+                             names[tf->input], tf->expression);
+    if (!*params)
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    return CLPRIM_SUCCESS;
+}

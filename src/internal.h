@@ -254,6 +254,14 @@ char *clprim__element_type_defines(const clprim_context *ctx, const char *type,
                                    const char *source, size_t size, const char *combine,
                                    const char *identity, int commutative);
 
+/* Bytes of one input element of a call: the transform's input type, or
+ * elem without a transform; 0 when the transform's type is unknown. */
+size_t clprim__transform_input_size(const clprim_transform *tf, size_t elem);
+/* Lock held. Checks a transform (NULL: none; *params stays NULL) and gives
+ * the build lines that define it for the element layer (heap). */
+clprim_status clprim__transform_params(clprim_context *ctx, const clprim_transform *tf,
+                                       char **params);
+
 /* ---- launch (launch.c) ---- */
 
 /* Checks that `mem` is a buffer of the context holding (off + n) elements of

@@ -93,26 +93,45 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     clprim__reduce_tuning t = clprim__reduce_tuning_for(&ctx->info, elem);
     const clprim_reduce_algorithm algo =
         a->d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : a->d->algorithm;
-    cl_kernel k;
+    const int once = algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES");
+    cl_kernel k, below;
     size_t temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
+    char *transform = NULL;
     clprim_status st;
 
     /* the trees hold 2 * WG_SIZE elements in local memory */
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;
     spec.wg_size = t.wg_size;
+    st = clprim__transform_params(ctx, a->d->transform, &transform);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    /* levels after the first fold partials (elements of T): the program
+     * without the transform */
     st = clprim__program_get(ctx, &spec, &prog);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__program_kernel(ctx, prog, kernels[algo], &below);
+    k = below;
+    if (st == CLPRIM_SUCCESS && transform) {
+        const unsigned wg = clprim__program_wg_size(prog);
+        spec.params = transform;
+        st = clprim__program_get(ctx, &spec, &prog);
+        if (st == CLPRIM_SUCCESS && clprim__program_wg_size(prog) != wg)
+            st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "the transform's kernels run %u work-items "
+                              "per work-group and the plain ones %u",
+                              clprim__program_wg_size(prog), wg);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__program_kernel(ctx, prog, kernels[algo], &k);
+    }
+    free(transform);
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);
-    st = clprim__program_kernel(ctx, prog, kernels[algo], &k);
-    if (st != CLPRIM_SUCCESS)
-        return st;
 
     groups = level_groups(algo, &t, &ctx->info, a->n, &l->elem);
-    if (algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES"))
+    if (once)
         return reduce_fast_once(l, k, t.wg_size, a->in, a->in_off, a->n, a->result, a->result_off,
                                 groups);
     /* partial results of every level but the last live in pooled memory */
@@ -140,6 +159,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         off = dst_off;
         m = groups;
         temp_n += groups;
+        k = below;
     } while (st == CLPRIM_SUCCESS && groups > 1);
     return st;
 }
@@ -158,6 +178,10 @@ static void describe(clprim__call *c, const reduce_args *a, cl_command_queue que
         c->op = a->d->op;
         c->custom = a->d->custom;
         c->algorithm = (int)a->d->algorithm;
+        /* a transform's input: its own element size (0, an unknown type,
+         * is refused by the body before the buffer is used) */
+        if (a->d->transform)
+            c->buffers[0].elem = clprim__transform_input_size(a->d->transform, 1);
     }
 }
 
@@ -223,6 +247,8 @@ clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
     elem = d ? clprim__element_size(d->type, d->custom) : 0;
+    if (elem) /* the input's elements: a transform's own type */
+        elem = clprim__transform_input_size(d->transform, elem);
     if (!elem || (n && !in))
         return clprim_reduce_value(ctx, d, NULL, 0, n, value); /* reports the bad argument */
     if (n && (n * elem) / n != elem)
@@ -239,7 +265,7 @@ clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *
 clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
                           size_t n, double *mean)
 {
-    clprim_reduce_desc d = {type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL};
+    clprim_reduce_desc d = {type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
     union {
         cl_int i32;
         cl_uint u32;

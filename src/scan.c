@@ -135,7 +135,10 @@ static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__
 typedef struct scan_run {
     clprim_context *ctx;
     clprim__chain *chain;
-    cl_kernel tile_kernel, add_kernel, reduce_kernel;
+    /* [0]: the caller's input (its transform applied); [1]: the tile totals
+     * of the levels below (elements of T); the same kernels without a
+     * transform */
+    cl_kernel tile_kernel[2], reduce_kernel[2], add_kernel;
     int reduce_then_scan; /* MULTILEVEL: reduce tiles, scan totals, scan with carry */
     size_t tile, wg;
     unsigned groups_per_cu; /* single pass (clprim__scan_tuning.sp_groups_per_cu) */
@@ -153,7 +156,7 @@ static size_t temp_elements(size_t n, size_t tile)
     return total;
 }
 
-static clprim_status enqueue_tiles(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem out,
+static clprim_status enqueue_tiles(scan_run *r, int below, cl_mem in, cl_ulong in_off, cl_mem out,
                                    cl_ulong out_off, cl_ulong n, cl_uint flags, cl_ulong temp_off,
                                    cl_ulong groups)
 {
@@ -161,9 +164,9 @@ static clprim_status enqueue_tiles(scan_run *r, cl_mem in, cl_ulong in_off, cl_m
     const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 4};
     const void *const values[] = {&in, &in_off, &out, &out_off, &n,
                                   groups > 1 ? &r->temp : &none, &temp_off, &flags};
-    clprim_status st = clprim__set_args(r->ctx, r->tile_kernel, 8, sizes, values);
+    clprim_status st = clprim__set_args(r->ctx, r->tile_kernel[below], 8, sizes, values);
     if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel, (size_t)groups, r->wg);
+        st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel[below], (size_t)groups, r->wg);
     return st;
 }
 
@@ -173,32 +176,33 @@ static clprim_status enqueue_tiles(scan_run *r, cl_mem in, cl_ulong in_off, cl_m
  *     prefix to it;
  *   reduce-then-scan (MULTILEVEL): reduce the tiles to their totals, scan
  *     those, scan the tiles again starting from their prefix. */
-static clprim_status scan_level(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem out,
+static clprim_status scan_level(scan_run *r, int below, cl_mem in, cl_ulong in_off, cl_mem out,
                                 cl_ulong out_off, cl_ulong n, cl_uint flags, cl_ulong temp_off)
 {
     const cl_ulong groups = (n + r->tile - 1) / r->tile, tile = r->tile;
     clprim_status st;
 
     if (groups == 1)
-        return enqueue_tiles(r, in, in_off, out, out_off, n, flags, temp_off, groups);
+        return enqueue_tiles(r, below, in, in_off, out, out_off, n, flags, temp_off, groups);
     if (r->reduce_then_scan) {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8};
         const void *const values[] = {&in, &in_off, &n, &r->temp, &temp_off};
-        st = clprim__set_args(r->ctx, r->reduce_kernel, 5, sizes, values);
+        st = clprim__set_args(r->ctx, r->reduce_kernel[below], 5, sizes, values);
         if (st == CLPRIM_SUCCESS)
-            st = clprim__chain_kernel(r->ctx, r->chain, r->reduce_kernel, (size_t)groups, r->wg);
+            st = clprim__chain_kernel(r->ctx, r->chain, r->reduce_kernel[below], (size_t)groups,
+                                      r->wg);
     } else {
-        st = enqueue_tiles(r, in, in_off, out, out_off, n, flags | SCAN_WRITE_SUMS, temp_off,
-                           groups);
+        st = enqueue_tiles(r, below, in, in_off, out, out_off, n, flags | SCAN_WRITE_SUMS,
+                           temp_off, groups);
     }
     if (st == CLPRIM_SUCCESS)
-        st = scan_level(r, r->temp, temp_off, r->temp, temp_off, groups, SCAN_EXCLUSIVE,
+        st = scan_level(r, 1, r->temp, temp_off, r->temp, temp_off, groups, SCAN_EXCLUSIVE,
                         temp_off + groups);
     if (st != CLPRIM_SUCCESS)
         return st;
     if (r->reduce_then_scan)
-        return enqueue_tiles(r, in, in_off, out, out_off, n, flags | SCAN_READ_CARRY, temp_off,
-                             groups);
+        return enqueue_tiles(r, below, in, in_off, out, out_off, n, flags | SCAN_READ_CARRY,
+                             temp_off, groups);
     {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8};
         const void *const values[] = {&out, &out_off, &n, &r->temp, &temp_off, &tile};
@@ -233,14 +237,14 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_u
         const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 4, 4};
         const void *const values[] = {&in, &in_off, &out, &out_off, &n,
                                       tiles > 1 ? &mem : &none, &generation, &flags};
-        st = clprim__set_args(r->ctx, r->tile_kernel, 8, sizes, values);
+        st = clprim__set_args(r->ctx, r->tile_kernel[0], 8, sizes, values);
     }
     if (st == CLPRIM_SUCCESS) {
         /* each work-group scans tiles until the ticket runs out */
         const cl_ulong most = (cl_ulong)r->ctx->info.compute_units * r->groups_per_cu;
         const int loop = r->groups_per_cu && !(flags & SCAN_DOMINO); /* cl/scan.cl */
         const cl_ulong groups = loop && most && most < tiles ? most : tiles;
-        st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel, (size_t)groups, r->wg);
+        st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel[0], (size_t)groups, r->wg);
     }
     return st;
 }
@@ -273,19 +277,27 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     clprim__program_spec spec = {program_files, e->defines, NULL, 0, "scan_single_pass", 0};
     const size_t n = a->n;
     scan_run r;
-    clprim__program *prog;
+    clprim__program *prog, *below = NULL;
     clprim__pool_buf *buf = NULL;
     clprim__scan_tuning t;
     clprim_scan_algorithm algo;
-    char params[256];
+    char params[256], *transform = NULL;
     size_t temp_n;
     clprim_status st;
 
     if (is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
                             clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
-    if (n == 0)
-        return CLPRIM_SUCCESS;
+    st = clprim__transform_params(ctx, d->transform, &transform);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (transform && a->in == a->out && clprim__transform_input_size(d->transform, 0) != e->size)
+        st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                          "in place (in == out) needs input and output elements of one size");
+    if (st != CLPRIM_SUCCESS || n == 0) {
+        free(transform);
+        return st;
+    }
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.chain = &l->chain;
@@ -296,14 +308,32 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     spec.params = params;
     spec.wg_size = t.wg_size;
     spec.bound_regs = t.sp_max_regs; /* the single pass's (its other kernels stay well below) */
-    st = clprim__program_get(ctx, &spec, &prog);
+    /* the levels below the first scan tile totals: the program without the
+     * transform (built first: spec.params changes next) */
+    if (transform && !is_single_pass(algo))
+        st = clprim__program_get(ctx, &spec, &below);
+    if (st == CLPRIM_SUCCESS && transform) {
+        char *both = clprim__format("%s%s", params, transform);
+        st = both ? CLPRIM_SUCCESS : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+        spec.params = both;
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__program_get(ctx, &spec, &prog);
+        free(both);
+    } else if (st == CLPRIM_SUCCESS) {
+        st = clprim__program_get(ctx, &spec, &prog);
+    }
+    free(transform);
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);
+    if (below && clprim__program_wg_size(below) != t.wg_size)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "the transform's kernels run %u work-items "
+                            "per work-group and the plain ones %u; use a single-pass algorithm",
+                            t.wg_size, clprim__program_wg_size(below));
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
     r.groups_per_cu = t.sp_groups_per_cu;
-    st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel);
+    st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel[0]);
     if (st != CLPRIM_SUCCESS)
         return st;
     if (is_single_pass(algo)) {
@@ -326,7 +356,13 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     }
     st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
     if (st == CLPRIM_SUCCESS)
-        st = clprim__program_kernel(ctx, prog, "scan_reduce", &r.reduce_kernel);
+        st = clprim__program_kernel(ctx, prog, "scan_reduce", &r.reduce_kernel[0]);
+    r.tile_kernel[1] = r.tile_kernel[0];
+    r.reduce_kernel[1] = r.reduce_kernel[0];
+    if (st == CLPRIM_SUCCESS && below)
+        st = clprim__program_kernel(ctx, below, tile_kernels[algo], &r.tile_kernel[1]);
+    if (st == CLPRIM_SUCCESS && below)
+        st = clprim__program_kernel(ctx, below, "scan_reduce", &r.reduce_kernel[1]);
     r.reduce_then_scan = algo == CLPRIM_SCAN_MULTILEVEL;
     if (st != CLPRIM_SUCCESS)
         return st;
@@ -337,7 +373,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
             return st;
         r.temp = clprim__pool_mem(buf);
     }
-    return scan_level(&r, a->in, a->in_off, a->out, a->out_off, n,
+    return scan_level(&r, 0, a->in, a->in_off, a->out, a->out_off, n,
                       d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
 }
 
@@ -366,6 +402,13 @@ clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clp
         call.op = d->op;
         call.custom = d->custom;
         call.algorithm = (int)d->algorithm;
+        if (d->transform && ctx) {
+            call.buffers[0].elem = clprim__transform_input_size(d->transform, 0);
+            if (!call.buffers[0].elem)
+                return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE,
+                                             "desc->transform->input %d is not a clprim_type",
+                                             (int)d->transform->input);
+        }
     }
     return clprim__launch_run(ctx, &call, scan_body, &a, event);
 }
@@ -373,28 +416,40 @@ clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clp
 clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, const void *in,
                                void *out, size_t n)
 {
-    cl_mem buf = NULL;
-    size_t bytes, elem;
+    cl_mem buf = NULL, src = NULL;
+    size_t bytes, elem, in_elem;
     clprim_status st;
 
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
     elem = d ? clprim__element_size(d->type, d->custom) : 0;
-    if (d && !elem)
-        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
-                                     (int)d->type);
+    in_elem = d ? clprim__transform_input_size(d->transform, elem) : 0;
+    if (d && (!elem || !in_elem))
+        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d%s is not a clprim_type",
+                                     elem ? (int)d->transform->input : (int)d->type,
+                                     elem ? " (desc->transform->input)" : "");
     if (!d || (n && (!in || !out)))
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
     bytes = elem * n;
-    if (n && bytes / n != elem)
+    if (n && (bytes / n != elem || (in_elem * n) / n != in_elem))
         return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "n = %zu elements of %zu bytes "
-                                     "overflow size_t", n, elem);
-    /* one buffer, scanned in place: half the device memory of in + out */
-    st = clprim__host_buffer_unlocked(ctx, bytes, in, &buf);
+                                     "overflow size_t", n, elem > in_elem ? elem : in_elem);
+    /* one buffer, scanned in place (half the device memory of in + out),
+     * unless a transform's input differs in size */
+    if (in_elem == elem) {
+        st = clprim__host_buffer_unlocked(ctx, bytes, in, &buf);
+        src = buf;
+    } else {
+        st = clprim__host_buffer_unlocked(ctx, in_elem * n, in, &src);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__host_buffer_unlocked(ctx, bytes, NULL, &buf);
+    }
     if (st == CLPRIM_SUCCESS)
-        st = clprim_scan(ctx, NULL, d, buf, 0, buf, 0, n, 0, NULL, NULL);
+        st = clprim_scan(ctx, NULL, d, src, 0, buf, 0, n, 0, NULL, NULL);
     if (st == CLPRIM_SUCCESS && n)
         st = clprim__host_read_unlocked(ctx, buf, bytes, out, 0, NULL);
+    if (src && src != buf)
+        clReleaseMemObject(src);
     if (buf)
         clReleaseMemObject(buf);
     return st;

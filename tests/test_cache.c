@@ -47,7 +47,7 @@ static int run_once(const char *dir, unsigned flags, counts *c)
 {
     clprim_context_options o;
     clprim_context *ctx = NULL;
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_MULTILEVEL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_MULTILEVEL, NULL, NULL};
     enum { N = 3000 };
     cl_int x[N], y[N], run = 0;
     uint64_t s = tu_seed();

@@ -147,7 +147,7 @@ static void test_no_fp64(void **state)
     clprim_context_options o;
     clprim_context *c = NULL;
     clprim_device_info info;
-    clprim_scan_desc d = {CLPRIM_TYPE_DOUBLE, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_DOUBLE, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
     double x[4] = {1, 2, 3, 4};
     char msg[256];
     (void)state;
@@ -187,7 +187,7 @@ static void test_build_failure(void **state)
     char dir[] = "/tmp/clprim-broken-XXXXXX", path[1024], msg[4096];
     char src_dir[] = CLPRIM_SOURCE_DIR "/cl/common";
     clprim_context *c = NULL;
-    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_MIN, 0, CLPRIM_SCAN_MULTILEVEL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_MIN, 0, CLPRIM_SCAN_MULTILEVEL, NULL, NULL};
     cl_uint x[3] = {3, 1, 2};
     DIR *common;
     struct dirent *e;

@@ -90,7 +90,7 @@ static void test_reproducible(void **state)
     for (i = 0; i < n; ++i)
         x[i] = (float)((double)(tu_rand(&s) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
     for (a = 0; a < CLPRIM_REDUCE_ALGORITHM_COUNT_; ++a) {
-        clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, (clprim_reduce_algorithm)a, NULL};
+        clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, (clprim_reduce_algorithm)a, NULL, NULL};
         assert_int_equal(clprim_reduce_host(ctx, &d, x, n, &first), CLPRIM_SUCCESS);
         for (r = 0; r < 3; ++r) {
             assert_int_equal(clprim_reduce_host(ctx, &d, x, n, &again), CLPRIM_SUCCESS);
@@ -104,7 +104,7 @@ static void test_helpers(void **state)
 {
     cl_int x[1000], err;
     cl_long big[3] = {(cl_long)1 << 40, 3, -5};
-    clprim_reduce_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, CLPRIM_REDUCE_AUTO, NULL};
+    clprim_reduce_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, CLPRIM_REDUCE_AUTO, NULL, NULL};
     cl_int v = 0;
     cl_long lv = 0;
     double mean = 0;

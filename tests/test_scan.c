@@ -170,7 +170,7 @@ static void test_more_than_2_32(void **state)
     const uint64_t salt = tu_seed();
     cl_context c = clprim_context_cl_context(ctx);
     cl_command_queue q = clprim_context_queue(ctx);
-    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
     cl_uint *x, acc = 0;
     cl_mem b;
     cl_int err;

@@ -468,8 +468,8 @@ int main(int argc, char **argv)
         for (a = 0; a < (reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_); ++a) {
             const char *name = reduce ? clprim_reduce_algorithm_name((clprim_reduce_algorithm)a)
                                       : clprim_scan_algorithm_name((clprim_scan_algorithm)a);
-            clprim_scan_desc d = {type, op, exclusive, (clprim_scan_algorithm)a, NULL};
-            clprim_reduce_desc rd = {type, op, (clprim_reduce_algorithm)a, NULL};
+            clprim_scan_desc d = {type, op, exclusive, (clprim_scan_algorithm)a, NULL, NULL};
+            clprim_reduce_desc rd = {type, op, (clprim_reduce_algorithm)a, NULL, NULL};
             double dev[MAX_REPS], host[MAX_REPS], dev_us, host_us, call_b_us;
             const call one = {reduce ? NULL : &d, &rd, n};
             int r, ok = 1;
