@@ -82,13 +82,7 @@ REDUCE_KERNEL reduce_convergent(REDUCE_ARGS)
 inline TV clprim_reduce_vec(global const IN_T *in, ulong head, ulong v)
 {
 #if CLPRIM_TRANSFORM && VEC > 1
-    clprim_in_chunk x;
-    clprim_chunk c;
-    const ulong i = head + v * VEC;
-    x.v = ((global const INV *)(in + head))[v];
-    for (uint j = 0; j < VEC; ++j)
-        c.a[j] = clprim_in(x.a[j], i + j);
-    return c.v;
+    return clprim_in_vec(((global const INV *)(in + head))[v], head + v * VEC);
 #else
     return ((global const TV *)(in + head))[v];
 #endif

@@ -223,11 +223,7 @@ inline TV clprim_sp_fetch_chunk(global const IN_T *in, ulong base, ulong n, uint
     if ((flags & SCAN_ALIGNED) && i + VEC <= n) {
 #if CLPRIM_TRANSFORM && VEC > 1
         /* VEC input elements in one access, mapped as they arrive */
-        clprim_in_chunk x;
-        x.v = ((global const INV *)in)[i / VEC];
-        for (uint j = 0; j < VEC; ++j)
-            c.a[j] = clprim_in(x.a[j], i + j);
-        return c.v;
+        return clprim_in_vec(((global const INV *)in)[i / VEC], i);
 #else
         return ((global const TV *)in)[i / VEC];
 #endif

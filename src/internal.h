@@ -421,11 +421,13 @@ clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, s
 
 typedef struct clprim__segment_tuning {
     unsigned wg_size;        /* work-items per work-group */
-    unsigned items;          /* elements per work-item of a tile */
+    unsigned items;          /* elements per work-item of a scan's tile */
+    unsigned reduce_items;   /* ... and of a reduce's */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
     const char *source;
 } clprim__segment_tuning;
 
-clprim__segment_tuning clprim__segment_tuning_for(const clprim_device_info *d, size_t elem_size);
+clprim__segment_tuning clprim__segment_tuning_for(const clprim_device_info *d, size_t elem_size,
+                                                  int reduce);
 
 #endif /* CLPRIM_INTERNAL_H */

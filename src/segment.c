@@ -228,7 +228,7 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     const size_t budget =
         ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
     const int offsets = s->kind == CLPRIM_SEGMENTS_OFFSETS;
-    clprim__segment_tuning t = clprim__segment_tuning_for(&ctx->info, e->size);
+    clprim__segment_tuning t = clprim__segment_tuning_for(&ctx->info, e->size, a->reduce);
     clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0};
     clprim__program *prog;
     cl_mem state = NULL, bounds = NULL;

@@ -10,22 +10,28 @@ struct clprim__segment_row {
 };
 
 static const struct clprim__segment_row rows[] = {
-    /* NVIDIA: 256 work-items, 16 elements each for 4-byte values (the tile
-     * and its head counts, 33 KiB of local memory), 8 for wider ones.
-     * Measured: docs/performance.md (segmented scans). */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4}, {256, 16, 4096, "NVIDIA GPU, 4-byte values"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4096, "NVIDIA GPU"}},
+    /* NVIDIA: 256 work-items. H100, int32 sums at 2^28, segments of 1000,
+     * ratio to copy (2026-11-23, one tile per work-group): elements per
+     * work-item x work-items 8x256 / 16x256 / 16x512: scan by flags 0.332 /
+     * 0.256 / 0.333, scan by keys 0.421 / 0.327 / 0.421, reduce by keys
+     * 0.252 / 0.348 / 0.252 (32 per work-item does not fit local memory and
+     * falls back to 16). 8-byte values: 8, unmeasured. */
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4}, {256, 8, 16, 4096, "NVIDIA GPU, 4-byte values"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 8, 4096, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64). Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4096, "AMD GPU (unmeasured guess)"}},
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 8, 4096, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small tiles keep the tile-edge tests small */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 4, 4096, "CPU (PoCL; unmeasured guess)"}},
-    {{0, NULL, 0, 0}, {128, 8, 4096, "default (unmeasured guess)"}},
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 4, 4, 4096, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, 0, 0}, {128, 8, 8, 4096, "default (unmeasured guess)"}},
 };
 
-clprim__segment_tuning clprim__segment_tuning_for(const clprim_device_info *d, size_t elem_size)
+clprim__segment_tuning clprim__segment_tuning_for(const clprim_device_info *d, size_t elem_size,
+                                                  int reduce)
 {
     clprim__segment_tuning t =
         ((const struct clprim__segment_row *)CLPRIM__TUNING_ROW(d, elem_size, rows))->t;
+    if (reduce)
+        t.items = t.reduce_items;
     /* development knobs for tuning runs and tests (a small spin bound makes
      * nearly every look-back take the fallback) */
     t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_SEGMENT_WG_SIZE", t.wg_size));

@@ -42,4 +42,9 @@ int clprim_bench_first_call_child(const char *dir);
 int clprim_bench_compact(bench *b, const char *op, int percent, const size_t *sizes, size_t count,
                          const char *algos, const char *csv_path, int progress);
 
+/* clprim-bench --segmented FORM (bench_segment.c): segmented int32 sums,
+ * segments of `len` on average, or transform-scan beside the plain scan. */
+int clprim_bench_segment(bench *b, const char *form, size_t len, const size_t *sizes,
+                         size_t count, const char *csv_path, int progress);
+
 #endif

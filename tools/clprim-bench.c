@@ -249,6 +249,10 @@ static const char usage[] =
     "                             select-flags, partition, partition-reversed, unique\n"
     "                             or rle (algorithms three-pass, single-pass)\n"
     "  --kept P                   select / partition: percent of elements kept (default 50)\n"
+    "  --segmented FORM           time int32 segmented sums instead: scan-flags, scan-keys,\n"
+    "                             scan-offsets, reduce-flags, reduce-keys, reduce-offsets,\n"
+    "                             or transform (\"x > 0\" counted, beside the plain scan)\n"
+    "  --segment-length L         mean segment length (default 1000)\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -289,7 +293,8 @@ int main(int argc, char **argv)
     unsigned char *host_in, *want, *got;
     uint64_t seed = 0x243F6A8885A308D3ull;
     const int progress = isatty(fileno(stderr));
-    const char *compact = NULL;
+    const char *compact = NULL, *segmented = NULL;
+    size_t segment_length = 1000;
     int kept = 50, rc = 0;
 
     b.reps = 11;
@@ -308,6 +313,13 @@ int main(int argc, char **argv)
             reduce = 1;
         } else if (!strcmp(opt, "--first-call")) {
             first_call = 1;
+        } else if (!strcmp(opt, "--segmented") || !strcmp(opt, "--segment-length")) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 2;
+            if (!strcmp(opt, "--segmented"))
+                segmented = v;
+            else
+                segment_length = (size_t)strtoull(v, NULL, 10);
         } else if (!strcmp(opt, "--compact") || !strcmp(opt, "--kept")) {
             if (!(v = option_value(argc, argv, &i)))
                 return 2;
@@ -345,7 +357,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim-bench: --kept takes 0 to 100\n");
         return 2;
     }
-    if (strcmp(algos, "all") && !compact) { /* every name asked for must exist */
+    if (strcmp(algos, "all") && !compact && !segmented) { /* every name asked for must exist */
         char list[512], *name, *rest;
         snprintf(list, sizeof list, "%s", algos);
         for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
@@ -417,6 +429,10 @@ int main(int argc, char **argv)
         }
         if (p)
             clReleaseProgram(p);
+    }
+    if (segmented) {
+        rc = clprim_bench_segment(&b, segmented, segment_length, sizes, count, csv_path, progress);
+        goto done;
     }
     if (compact) {
         rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
