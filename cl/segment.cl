@@ -118,15 +118,35 @@ SEG_KERNEL seg_single_pass(global const T *in, ulong in_off, global T *out, ulon
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong t = tickets[0], base = t * TILE;
     const uint valid = (uint)min((ulong)TILE, n - base);
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint i = k * WG_SIZE + lid;
-        if (i < valid) {
-            tile[PAD(i)] = src.in[base + i];
+    if (valid == TILE) {
+        /* a whole tile: every load issued before the first is waited for
+         * (loads and local stores in one guarded loop were served one
+         * after the other) */
+        T v[ITEMS];
+        uint h[ITEMS];
+        for (uint k = 0; k < ITEMS; ++k)
+            v[k] = src.in[base + k * WG_SIZE + lid];
+        for (uint k = 0; k < ITEMS; ++k)
 #if SEG_HEADS == SEG_OFFSETS
-            heads[PAD(i)] = 0;
+            h[k] = 0;
 #else
-            heads[PAD(i)] = seg_head_at(src, base + i);
+            h[k] = seg_head_fast(src, base + k * WG_SIZE + lid);
 #endif
+        for (uint k = 0; k < ITEMS; ++k) {
+            tile[PAD(k * WG_SIZE + lid)] = v[k];
+            heads[PAD(k * WG_SIZE + lid)] = h[k];
+        }
+    } else {
+        for (uint k = 0; k < ITEMS; ++k) {
+            const uint i = k * WG_SIZE + lid;
+            if (i < valid) {
+                tile[PAD(i)] = src.in[base + i];
+#if SEG_HEADS == SEG_OFFSETS
+                heads[PAD(i)] = 0;
+#else
+                heads[PAD(i)] = seg_head_at(src, base + i);
+#endif
+            }
         }
     }
 #if SEG_HEADS == SEG_OFFSETS
