@@ -100,34 +100,42 @@ static int overlap(cl_mem x, size_t a, size_t na, cl_mem y, size_t b, size_t nb)
 }
 
 /* The build's defines: segments, mode, tile, and the key or offset type. */
+/* A reduce's (count, value) pair fits two 32-bit halves of split status
+ * words: 4-byte built-in values, fewer than 2^32 elements. */
+static int reduce_packed(const segment_args *a, const clprim__element *e)
+{
+    return a->reduce && e->builtin && e->size == 4 && (cl_ulong)a->n < ((cl_ulong)1 << 32);
+}
+
 static char *segment_params(const segment_args *a, const clprim__element *e, unsigned items,
                             unsigned spins)
 {
     const clprim_segments *s = a->s;
-    const char *head = "#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
-                       "#define LOOKBACK_SPINS %u\n";
+    const char *packed = reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "";
     if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element) {
         const clprim_element *k = s->key_element;
         /* the values' element may be the keys' own: its source is there */
         const char *src = *k->source && strstr(e->defines, k->source) ? "" : k->source;
-        return clprim__format("%s\n#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
+        return clprim__format("%s\n%s#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
                               "#define LOOKBACK_SPINS %u\n#define KEY_T %s\n#define KEY_SIZE %zu\n"
                               "#define KEY_BUILTIN 0\n",
-                              src, (int)s->kind, a->reduce, items, spins, k->type, k->size);
+                              src, packed, (int)s->kind, a->reduce, items, spins, k->type, k->size);
     }
     if (s->kind == CLPRIM_SEGMENTS_KEYS || s->kind == CLPRIM_SEGMENTS_OFFSETS) {
         const int keys = s->kind == CLPRIM_SEGMENTS_KEYS;
         const int sgn = s->type == CLPRIM_TYPE_INT32 || s->type == CLPRIM_TYPE_INT64;
-        return clprim__format(keys ? "#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
+        return clprim__format(keys ? "%s#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
                                      "#define LOOKBACK_SPINS %u\n#define KEY_T %s\n"
                                      "#define KEY_SIZE %zu\n#define KEY_BUILTIN %d\n"
-                                   : "#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
+                                   : "%s#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
                                      "#define LOOKBACK_SPINS %u\n#define OFF_T %s\n"
                                      "#define OFF_SIZE %zu\n#define OFF_SIGNED %d\n",
-                              (int)s->kind, a->reduce, items, spins, integer_cl(s->type),
+                              packed, (int)s->kind, a->reduce, items, spins, integer_cl(s->type),
                               clprim_type_size(s->type), keys ? 1 : sgn);
     }
-    return clprim__format(head, (int)s->kind, a->reduce, items, spins);
+    return clprim__format("%s#define SEG_HEADS %d\n#define SEG_REDUCE %d\n#define ITEMS %u\n"
+                          "#define LOOKBACK_SPINS %u\n",
+                          packed, (int)s->kind, a->reduce, items, spins);
 }
 
 /* Bytes of one carried (heads, value) pair of a reduce in the look-back's
@@ -148,7 +156,7 @@ static clprim_status tile_state(clprim__launch *l, const segment_args *a, size_t
                                 cl_mem *state, cl_uint *generation)
 {
     const clprim__element *e = &l->elem;
-    const size_t words = !a->reduce && e->builtin ? e->size / 4 : 0;
+    const size_t words = reduce_packed(a, e) ? 2 : !a->reduce && e->builtin ? e->size / 4 : 0;
     const size_t value = a->reduce ? reduce_carry_bytes(e) : e->size;
     clprim__pool_buf *buf;
     int needs_zero;

@@ -10,13 +10,15 @@ struct clprim__segment_row {
 };
 
 static const struct clprim__segment_row rows[] = {
-    /* NVIDIA: 256 work-items. H100, int32 sums at 2^28, segments of 1000,
-     * ratio to copy (2026-11-23, one tile per work-group): elements per
-     * work-item x work-items 8x256 / 16x256 / 16x512: scan by flags 0.332 /
-     * 0.256 / 0.333, scan by keys 0.421 / 0.327 / 0.421, reduce by keys
-     * 0.252 / 0.348 / 0.252 (32 per work-item does not fit local memory and
-     * falls back to 16). 8-byte values: 8, unmeasured. */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4}, {256, 8, 16, 4096, "NVIDIA GPU, 4-byte values"}},
+    /* NVIDIA: 256 work-items, 16 elements each. H100, int32 sums at 2^28,
+     * segments of 1000, ratio to copy (2026-11-23, one tile per
+     * work-group, whole tiles loaded before they are stored), 4 / 8 / 16
+     * elements per work-item: scan by flags 0.360 / 0.525 / 0.583, by keys
+     * 0.444 / 0.627 / 0.704, by offsets 0.409 / 0.500 / 0.613; reduce by
+     * keys 0.175 / 0.343 / 0.342, by offsets 0.098 / 0.232 / 0.234. 32
+     * does not fit local memory (segment.c halves it back to 16). 8-byte
+     * values: 8 (the same local memory), unmeasured. */
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4}, {256, 16, 16, 4096, "NVIDIA GPU, 4-byte values"}},
     {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 8, 4096, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64). Unmeasured. */
     {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 8, 4096, "AMD GPU (unmeasured guess)"}},
