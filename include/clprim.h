@@ -20,6 +20,12 @@
  *   list and an optional output event (which the caller must release). They
  *   enqueue and return without blocking. Functions whose names end in _host
  *   copy host arrays in and out and block until done.
+ * - Buffers a call writes must not be read-only (CL_MEM_READ_ONLY), and no
+ *   range a call writes may overlap another range of the same call in the
+ *   same buffer, except in == out over one range where a call says it runs
+ *   in place: both are refused with CLPRIM_INVALID_ARGUMENT, naming the
+ *   ranges. A call that fails part-way may already have written part of its
+ *   output; in place, that means part of its input is gone.
  * - Kernels are compiled for the device at first use (and cached in memory per
  *   context), so the first call of each element type / operator combination is
  *   slower than the following ones.
@@ -464,7 +470,7 @@ typedef struct clprim_scan_desc {
 
 /* Scans n elements of `in` starting at element in_off into `out` starting at
  * element out_off. in and out may be the same buffer (in place when the
- * offsets are equal; other overlaps are undefined). n may be 0 (nothing runs;
+ * offsets are equal; other overlaps are refused). n may be 0 (nothing runs;
  * *event, if requested, completes when the wait list does).
  *
  * queue: NULL for the context's queue; otherwise a queue of the context's
@@ -773,8 +779,8 @@ typedef struct clprim_compact_desc {
  * like clprim_scan (same queue, wait-list and event rules, same argument
  * checks: every buffer against CL_MEM_SIZE, the flags buffer against n
  * flags, the count buffer against one cl_ulong). n may be 0 (the count is 0).
- * In place (out == in, out_off == in_off) is allowed for select and unique
- * only; other overlaps are undefined.
+ * In place (out == in, out_off == in_off) is allowed for select, unique
+ * and run-length encoding only; other overlaps are refused.
  *
  * select:     the kept elements in their order (stable).
  * partition:  all n elements: the kept ones first, in order, then the

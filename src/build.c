@@ -351,17 +351,31 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
         goto cleanup;
     }
     *max_wg = (size_t)-1;
-    for (i = 0; i < p->num_kernels; ++i) {
+    /* a kernel without its name, or its limit, fails the build (the
+     * program is then not kept, so the next call builds it again) rather
+     * than leaving a program that misses a kernel for good */
+    for (i = 0; i < p->num_kernels && st == CLPRIM_SUCCESS; ++i) {
         char name[128] = "";
         size_t wg = 0;
-        clGetKernelInfo(p->kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+        st = clGetKernelInfo(p->kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+        if (st != CL_SUCCESS) {
+            clprim__fail(ctx, st, "clGetKernelInfo failed for a kernel of %s: %s", kernel_file(spec),
+                         clprim_status_string(st));
+            break;
+        }
         p->names[i] = malloc(strlen(name) + 1);
-        if (p->names[i])
-            strcpy(p->names[i], name);
-        clGetKernelWorkGroupInfo(p->kernels[i], ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof wg, &wg, NULL);
-        if (wg < *max_wg)
-            *max_wg = wg;
+        if (!p->names[i]) {
+            st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+            break;
+        }
+        strcpy(p->names[i], name);
+        st = clGetKernelWorkGroupInfo(p->kernels[i], ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                      sizeof wg, &wg, NULL);
+        if (st != CL_SUCCESS)
+            clprim__fail(ctx, st, "clGetKernelWorkGroupInfo failed for %s: %s", name,
+                         clprim_status_string(st));
+        else if (wg < *max_wg)
+            *max_wg = wg ? wg : 1;
     }
 cleanup:
     free(src.s);

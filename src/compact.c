@@ -301,9 +301,10 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const comp
     const clprim_compact_desc *d = a->d;
     clprim__call call = {d, 0, CLPRIM_OP_SUM, NULL, NULL, 0, CLPRIM_COMPACT_ALGORITHM_COUNT_,
                          "clprim_compact_algorithm", queue, num_wait, wait, 3,
-                         {{"in", a->in, a->in_off, a->n, 0},
-                          {"out", a->out, a->out_off, a->n, 0},
-                          {"count", a->count, a->count_off, 1, 8}}};
+                         {{"in", a->in, a->in_off, a->n, 0, 0},
+                          {"out", a->out, a->out_off, a->n, 0, 1},
+                          {"count", a->count, a->count_off, 1, 8, 1}},
+                         a->mode != COMPACT_PARTITION};
     if (d) {
         call.type = d->type;
         call.element = d->element;
@@ -311,16 +312,16 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const comp
         if (uses_predicate(a->mode) && (d->predicate == CLPRIM_PREDICATE_FLAGS_U8 ||
                                         d->predicate == CLPRIM_PREDICATE_FLAGS_U32)) {
             const clprim__call_buffer f = {"desc->flags", d->flags, d->flags_off, a->n,
-                                           COMPACT_FLAG_BYTES((int)d->predicate)};
+                                           COMPACT_FLAG_BYTES((int)d->predicate), 0};
             call.buffers[call.num_buffers++] = f;
         }
         if (a->mode == COMPACT_SELECT && d->indices) {
-            const clprim__call_buffer f = {"desc->indices", d->indices, d->indices_off, a->n, 8};
+            const clprim__call_buffer f = {"desc->indices", d->indices, d->indices_off, a->n, 8, 1};
             call.buffers[call.num_buffers++] = f;
         }
     }
     if (a->mode == COMPACT_RLE) {
-        const clprim__call_buffer f = {"lengths", a->lengths, a->lengths_off, a->n, 8};
+        const clprim__call_buffer f = {"lengths", a->lengths, a->lengths_off, a->n, 8, 1};
         call.buffers[call.num_buffers++] = f;
     }
     return clprim__launch_run(ctx, &call, compact_body, a, event);

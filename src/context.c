@@ -71,6 +71,7 @@ static clprim_status choose_device(const char *want, cl_device_id *out)
 
 static clprim_status context_init(clprim_context *ctx, const clprim_context_options *opt)
 {
+    const char *failed = NULL;
     clprim_status st;
     if (opt) {
         ctx->log = opt->log;
@@ -78,9 +79,10 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
         ctx->flags = opt->flags;
     }
     ctx->cache_dir = clprim__cache_dir(opt);
-    st = clprim__device_probe(ctx->device, ctx->flags, &ctx->info);
+    st = clprim__device_probe(ctx->device, ctx->flags, &ctx->info, &failed);
     if (st != CLPRIM_SUCCESS)
-        return clprim__fail(ctx, st, "querying the device failed");
+        return clprim__fail(ctx, st, "querying the device failed (%s: %s)",
+                            failed ? failed : "?", clprim_status_string(st));
     if (!ctx->queue) {
         ctx->queue = clCreateCommandQueue(ctx->cl_ctx, ctx->device, CL_QUEUE_PROFILING_ENABLE, &st);
         if (st != CL_SUCCESS)

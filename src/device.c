@@ -2,6 +2,7 @@
 /* Device facts, probed once per context: what the kernels are specialised for. */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Vendor attribute queries (values from cl_ext.h, spelled out so that older
@@ -56,33 +57,84 @@ static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_devic
         info->simd_width = 0;
 }
 
-clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_device_info *info)
+/* One query of a fact the kernels or the cache key depend on; the first
+ * failure is kept in *err (later queries are skipped). */
+static void query(cl_device_id dev, cl_device_info what, size_t size, void *value, cl_int *err)
+{
+    if (*err == CL_SUCCESS)
+        *err = clGetDeviceInfo(dev, what, size, value, NULL);
+}
+
+clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_device_info *info,
+                                   const char **failed)
 {
     cl_platform_id platform;
-    char ext[8192] = "";
+    char small[8192] = "", *ext = small;
+    size_t ext_size = 0;
     cl_int err;
 
     memset(info, 0, sizeof *info);
+    *failed = "CL_DEVICE_PLATFORM";
     err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    if (err == CL_SUCCESS) {
+        *failed = "CL_PLATFORM_NAME";
+        err = clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform_name,
+                                info->platform_name, NULL);
+    }
+    /* names and versions are shortened where longer than the fields hold
+     * (a driver says CL_INVALID_VALUE then); each is queried in full first */
+#define CLPRIM__QUERY_STRING(what, field)                                                \
+    do {                                                                               \
+        size_t need = 0;                                                               \
+        if (err == CL_SUCCESS) {                                                       \
+            *failed = #what;                                                           \
+            err = clGetDeviceInfo(dev, what, 0, NULL, &need);                          \
+        }                                                                              \
+        if (err == CL_SUCCESS && need <= sizeof(field))                                \
+            err = clGetDeviceInfo(dev, what, sizeof(field), field, NULL);              \
+        else if (err == CL_SUCCESS) {                                                  \
+            char *full = malloc(need);                                                 \
+            err = full ? clGetDeviceInfo(dev, what, need, full, NULL) : CL_OUT_OF_HOST_MEMORY; \
+            if (full && err == CL_SUCCESS) {                                           \
+                memcpy(field, full, sizeof(field) - 1);                                \
+                field[sizeof(field) - 1] = '\0';                                       \
+            }                                                                          \
+            free(full);                                                                \
+        }                                                                              \
+    } while (0)
+    CLPRIM__QUERY_STRING(CL_DEVICE_NAME, info->device_name);
+    CLPRIM__QUERY_STRING(CL_DRIVER_VERSION, info->driver_version);
+#undef CLPRIM__QUERY_STRING
+    /* the extension list whole, however long */
+    if (err == CL_SUCCESS) {
+        *failed = "CL_DEVICE_EXTENSIONS";
+        err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_size);
+    }
+    if (err == CL_SUCCESS && ext_size > sizeof small) {
+        ext = malloc(ext_size);
+        if (!ext) {
+            ext = small;
+            err = CL_OUT_OF_HOST_MEMORY;
+        }
+    }
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_size ? ext_size : 1, ext, NULL);
     if (err != CL_SUCCESS)
-        return err;
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform_name,
-                      info->platform_name, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof info->device_name, info->device_name, NULL);
-    clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof info->driver_version,
-                    info->driver_version, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size,
-                    &info->local_mem_size, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
-                    &info->max_work_group_size, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem_size,
-                    &info->global_mem_size, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_alloc_size,
-                    &info->max_alloc_size, NULL);
-    info->vendor_id = query_uint(dev, CL_DEVICE_VENDOR_ID);
-    info->compute_units = query_uint(dev, CL_DEVICE_MAX_COMPUTE_UNITS);
+        goto done;
+    *failed = "a device attribute";
+    query(dev, CL_DEVICE_TYPE, sizeof info->type, &info->type, &err);
+    query(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size, &info->local_mem_size, &err);
+    query(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
+          &info->max_work_group_size, &err);
+    query(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem_size, &info->global_mem_size,
+          &err);
+    query(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_alloc_size, &info->max_alloc_size,
+          &err);
+    query(dev, CL_DEVICE_VENDOR_ID, sizeof info->vendor_id, &info->vendor_id, &err);
+    query(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof info->compute_units, &info->compute_units, &err);
+    if (err != CL_SUCCESS)
+        goto done;
+    *failed = NULL;
 
     info->has_fp64 = has_extension(ext, "cl_khr_fp64") && !(flags & CLPRIM_CONTEXT_HIDE_FP64);
     info->has_int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
@@ -96,5 +148,8 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
      * choice: padding by it never hurts more than one slot in 32. */
     info->local_mem_banks = 32;
     simd_from_attributes(dev, ext, info);
-    return CL_SUCCESS;
+done:
+    if (ext != small)
+        free(ext);
+    return err;
 }

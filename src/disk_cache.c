@@ -27,6 +27,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,14 +131,28 @@ char *clprim__cache_key(const clprim_context *ctx, const char *source, const cha
 unsigned char *clprim__cache_read(const clprim_context *ctx, const char *key, const char *path,
                                   size_t *bin_len)
 {
-    FILE *f = fopen(path, "rb");
+    /* not blocking (a FIFO there would wait for a writer forever), and
+     * regular files only (a folder there reads as LONG_MAX bytes) */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat info;
+    FILE *f = NULL;
     unsigned char *data = NULL, *bin = NULL;
     unsigned long long klen, blen, sum;
     long size;
     const size_t head = sizeof magic + 16, keylen = strlen(key);
 
-    if (!f)
+    if (fd < 0)
         return NULL; /* a plain miss */
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        clprim__log(ctx, CLPRIM_LOG_WARNING, "disk cache: %s is not a regular file; not used", path);
+        close(fd);
+        return NULL;
+    }
+    f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return NULL;
+    }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
         (size_t)size < head + 8 || !(data = malloc((size_t)size)) ||
         fread(data, 1, (size_t)size, f) != (size_t)size)

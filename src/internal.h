@@ -95,9 +95,12 @@ void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
 /* ---- device facts (device.c) and tuning rows (tuning.c) ---- */
 
 /* Fills *info from the device; simd_width may be left 0 when only a kernel can
- * tell (clprim__probe_simd_width). */
+ * tell (clprim__probe_simd_width). A failed query is returned, with *failed
+ * naming it (every fact the kernels or the cache key use is checked: a
+ * context on half-known facts would fail later, or hang, for no clear
+ * reason). */
 clprim_status clprim__device_probe(cl_device_id dev, unsigned flags,
-                                   clprim_device_info *info);
+                                   clprim_device_info *info, const char **failed);
 
 /* What a tuning row applies to. Each primitive keeps its own table of rows
  * (src/<primitive>_tuning.c), every row starting with this, most specific
@@ -300,6 +303,8 @@ typedef struct clprim__call_buffer {
     cl_mem mem;
     size_t off, count;     /* in elements */
     size_t elem;           /* bytes per element; 0: the call's element */
+    int written;           /* the call writes it: it must be writable and overlap
+                              no other buffer of the call (but see in_place) */
 } clprim__call_buffer;
 
 #define CLPRIM__MAX_CALL_BUFFERS 6
@@ -321,6 +326,7 @@ typedef struct clprim__call {
     const cl_event *wait;
     int num_buffers;
     clprim__call_buffer buffers[CLPRIM__MAX_CALL_BUFFERS];
+    int in_place;                     /* buffers[0] (in) and [1] (out) may be one range */
 } clprim__call;
 
 /* One call being enqueued: its element, chain and temporary memory. */

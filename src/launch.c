@@ -188,6 +188,46 @@ static clprim_status chain_end(clprim_context *ctx, clprim__chain *c, cl_event *
 
 /* ---- one call ---- */
 
+/* What the call writes must be writable, and must not overlap anything
+ * else the call reads or writes in the same buffer (the kernels would read
+ * what they have already written), except in == out over one range where
+ * the primitive runs in place. */
+static clprim_status check_overlaps(clprim_context *ctx, const clprim__call *c, size_t elem)
+{
+    int i, j;
+    for (i = 0; i < c->num_buffers; ++i) {
+        const clprim__call_buffer *b = &c->buffers[i];
+        const size_t eb = b->elem ? b->elem : elem;
+        cl_mem_flags flags = 0;
+        cl_int err;
+        if (!b->written)
+            continue;
+        err = clGetMemObjectInfo(b->mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+        if (err != CL_SUCCESS)
+            return clprim__fail(ctx, err, "querying %s's flags failed: %s", b->name,
+                                clprim_status_string(err));
+        if (flags & CL_MEM_READ_ONLY)
+            return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                "%s is read-only (CL_MEM_READ_ONLY) but the call writes it", b->name);
+        for (j = 0; j < c->num_buffers; ++j) {
+            const clprim__call_buffer *o = &c->buffers[j];
+            const size_t eo = o->elem ? o->elem : elem;
+            const size_t b0 = b->off * eb, b1 = b0 + b->count * eb;
+            const size_t o0 = o->off * eo, o1 = o0 + o->count * eo;
+            const int pair = c->in_place && i + j == 1;
+            if (j == i || o->mem != b->mem || !b->count || !o->count || b1 <= o0 || o1 <= b0)
+                continue;
+            if (pair && b0 == o0 && b1 == o1)
+                continue;
+            return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                "%s [%zu, %zu) and %s [%zu, %zu) overlap in one buffer (bytes)%s",
+                                o->name, o0, o1, b->name, b0, b1,
+                                pair ? "; in place needs in == out with the same offset" : "");
+        }
+    }
+    return CLPRIM_SUCCESS;
+}
+
 /* Validates the call as c describes and starts its chain; launch_end must
  * follow whatever this returns. */
 static clprim_status launch_begin(clprim_context *ctx, clprim__launch *l, const clprim__call *c,
@@ -213,6 +253,8 @@ static clprim_status launch_begin(clprim_context *ctx, clprim__launch *l, const 
         st = clprim__check_buffer(ctx, b->name, b->mem, b->off, b->count,
                                   b->elem ? b->elem : l->elem.size);
     }
+    if (st == CLPRIM_SUCCESS)
+        st = check_overlaps(ctx, c, l->elem.size);
     if (st != CLPRIM_SUCCESS)
         return st;
     st = chain_begin(&l->chain, queue, c->num_wait, c->wait);

@@ -170,8 +170,9 @@ static void describe(clprim__call *c, const reduce_args *a, cl_command_queue que
 {
     const clprim__call call = {a->d, 0, 0, NULL, NULL, 0, CLPRIM_REDUCE_ALGORITHM_COUNT_,
                                "clprim_reduce_algorithm", queue, num_wait, wait, 2,
-                               {{"in", a->in, a->in_off, a->n, 0},
-                                {"result", a->result, a->result_off, 1, 0}}};
+                               {{"in", a->in, a->in_off, a->n, 0, 0},
+                                {"result", a->result, a->result_off, 1, 0, 1}},
+                               0};
     *c = call;
     if (a->d) {
         c->type = a->d->type;

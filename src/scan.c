@@ -149,7 +149,7 @@ typedef struct scan_run {
 static size_t temp_elements(size_t n, size_t tile)
 {
     size_t total = 0, nb;
-    while ((nb = (n + tile - 1) / tile) > 1) {
+    while (tile > 1 && (nb = (n + tile - 1) / tile) > 1) {
         total += nb;
         n = nb;
     }
@@ -332,6 +332,13 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
                             t.wg_size, clprim__program_wg_size(below));
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
+    /* levels of one-element tiles never get shorter (a device with 2 KiB
+     * of local memory or less ends up there) */
+    if (r.tile < 2 && n > 1)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "%s: a tile of %zu element on %s (%llu bytes of local memory) cannot "
+                            "scan in levels", clprim_scan_algorithm_name(algo), r.tile,
+                            ctx->info.device_name, (unsigned long long)ctx->info.local_mem_size);
     r.groups_per_cu = t.sp_groups_per_cu;
     st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel[0]);
     if (st != CLPRIM_SUCCESS)
@@ -396,7 +403,7 @@ clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clp
     const scan_args a = {d, in, out, in_off, out_off, n};
     clprim__call call = {d, 0, 0, NULL, NULL, 0, CLPRIM_SCAN_ALGORITHM_COUNT_, "clprim_scan_algorithm",
                          queue, num_wait, wait, 2,
-                         {{"in", in, in_off, n, 0}, {"out", out, out_off, n, 0}}};
+                         {{"in", in, in_off, n, 0, 0}, {"out", out, out_off, n, 0, 1}}, 1};
     if (d) {
         call.type = d->type;
         call.op = d->op;

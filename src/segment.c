@@ -310,7 +310,8 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
                          a->reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_,
                          a->reduce ? "clprim_reduce_algorithm" : "clprim_scan_algorithm",
                          queue, num_wait, wait, 2,
-                         {{"in", a->in, a->in_off, a->n, 0}, {"out", a->out, a->out_off, out_n, 0}}};
+                         {{"in", a->in, a->in_off, a->n, 0, 0}, {"out", a->out, a->out_off, out_n, 0, 1}},
+                         !a->reduce};
     clprim_status st;
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
@@ -321,16 +322,16 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
         return st;
     {
         const clprim__call_buffer b = {"segments->mem", s->mem, s->off, segments_count(s, a->n),
-                                       segments_unit(s)};
+                                       segments_unit(s), 0};
         call.buffers[call.num_buffers++] = b;
     }
     if (a->keys_out && s->kind == CLPRIM_SEGMENTS_KEYS) {
         const clprim__call_buffer b = {"keys_out", a->keys_out, a->keys_out_off, a->n,
-                                       segments_unit(s)};
+                                       segments_unit(s), 1};
         call.buffers[call.num_buffers++] = b;
     }
     if (a->count) {
-        const clprim__call_buffer b = {"count", a->count, a->count_off, 1, 8};
+        const clprim__call_buffer b = {"count", a->count, a->count_off, 1, 8, 1};
         call.buffers[call.num_buffers++] = b;
     }
     return clprim__launch_run(ctx, &call, segment_body, a, event);

@@ -228,6 +228,51 @@ static void test_damaged_file_rebuilt(void **state)
     remove_dir(dir);
 }
 
+/* Entries replaced by a FIFO and by a folder: not read (a FIFO would block
+ * for a writer that never comes; a folder reads as LONG_MAX bytes); the
+ * programs are built and the call succeeds. The alarm fails a hang. */
+static int fifo_made, folder_made;
+static void strange_entry(const char *path)
+{
+    remove(path);
+    if (!fifo_made)
+        fifo_made = mkfifo(path, 0600) == 0;
+    else if (!folder_made)
+        folder_made = mkdir(path, 0700) == 0;
+}
+
+static void test_fifo_and_folder_entries(void **state)
+{
+    char *dir = fresh_dir();
+    counts c, first;
+    (void)state;
+    assert_int_equal(run_once(dir, 0, &first), 0);
+    fifo_made = folder_made = 0;
+    for_entries(dir, strange_entry);
+    assert_true(fifo_made);
+    alarm(120);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    alarm(0);
+    assert_true(c.hits < first.stores);
+    for_entries(dir, remove_path);
+    {
+        /* the folder is still there (rename cannot replace it) */
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        char path[8192];
+        while (d && (e = readdir(d)) != NULL)
+            if (e->d_name[0] != '.') {
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                rmdir(path);
+                remove(path);
+            }
+        if (d)
+            closedir(d);
+    }
+    rmdir(dir);
+    free(dir);
+}
+
 static void test_rejected_binary_rebuilt(void **state)
 {
     char *dir = fresh_dir();
@@ -349,6 +394,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_second_context_and_process),
         cmocka_unit_test(test_damaged_file_rebuilt),
+        cmocka_unit_test(test_fifo_and_folder_entries),
         cmocka_unit_test(test_rejected_binary_rebuilt),
         cmocka_unit_test(test_driver_update_misses),
         cmocka_unit_test(test_switched_off),

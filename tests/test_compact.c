@@ -419,18 +419,18 @@ static void test_refused(void **state)
     (void)state;
     memset(&d, 0, sizeof d);
     d.value = &v;
-    expect(clprim_select(ctx, NULL, NULL, buf, 0, buf, 0, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, NULL, buf, 0, buf, 0, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_INVALID_ARGUMENT, "desc is NULL");
     d.value = NULL;
-    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_INVALID_ARGUMENT, "desc->value is NULL");
     d.value = &v;
     d.predicate = (clprim_predicate)99;
-    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_INVALID_ARGUMENT, "clprim_predicate");
     d.predicate = CLPRIM_PREDICATE_LESS;
     d.algorithm = (clprim_compact_algorithm)7;
-    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_UNKNOWN_ALGORITHM, "clprim_compact_algorithm");
     d.algorithm = CLPRIM_COMPACT_AUTO;
     /* a count buffer too small for one cl_ulong, a flags buffer too short */
@@ -438,23 +438,23 @@ static void test_refused(void **state)
            CLPRIM_OUT_OF_BOUNDS, "count");
     d.predicate = CLPRIM_PREDICATE_FLAGS_U32;
     d.flags = small;
-    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_OUT_OF_BOUNDS, "desc->flags");
     d.flags = NULL;
-    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_INVALID_ARGUMENT, "desc->flags is NULL");
     /* an expression that does not compile: the compiler's log */
     d.predicate = CLPRIM_PREDICATE_EXPRESSION;
     d.expression = "no_such_function(x)";
-    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 16, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 16, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_BUILD_FAILED, "no_such_function");
     d.expression = "  ";
-    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 16, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 16, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_INVALID_ARGUMENT, "expression is empty");
     /* comparisons are for built-in types; partition not in place */
     d.predicate = CLPRIM_PREDICATE_LESS;
     d.element = byte1;
-    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 16, 8, buf, 0, 0, NULL, NULL),
+    expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 16, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_INVALID_ARGUMENT, "built-in types only");
     d.element = NULL;
     expect(clprim_partition(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 20, 0, NULL, NULL),

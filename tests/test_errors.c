@@ -44,6 +44,40 @@ static clprim_status scan(const clprim_scan_desc *d, cl_mem in, size_t in_off, c
     return clprim_scan(ctx, NULL, d, in, in_off, out, out_off, n, 0, NULL, NULL);
 }
 
+/* Misuse refused: overlapping ranges of one buffer (other than a call's
+ * in == out in place), and a read-only buffer written. */
+static void test_misuse(void **state)
+{
+    cl_context cl = clprim_context_cl_context(ctx);
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    const cl_int zero = 0;
+    clprim_compact_desc cd;
+    cl_int err;
+    cl_mem ro = clCreateBuffer(cl, CL_MEM_READ_ONLY, 64 * 4, NULL, &err);
+    (void)state;
+    assert_int_equal(err, CL_SUCCESS);
+    expect(scan(&d, buf, 0, buf, 2, 10), CLPRIM_INVALID_ARGUMENT, "overlap");
+    expect(scan(&d, buf, 2, buf, 0, 10), CLPRIM_INVALID_ARGUMENT, "in place needs");
+    expect(scan(&d, buf, 0, buf, 10, 10), CLPRIM_SUCCESS, NULL); /* adjacent ranges */
+    expect(scan(&d, buf, 5, buf, 5, 10), CLPRIM_SUCCESS, NULL);  /* in place */
+    expect(scan(&d, buf, 0, ro, 0, 10), CLPRIM_INVALID_ARGUMENT, "read-only");
+    expect(scan(&d, ro, 0, buf, 0, 10), CLPRIM_SUCCESS, NULL);   /* read-only input */
+    expect(clprim_reduce(ctx, NULL, &rd, buf, 0, 10, buf, 9, 0, NULL, NULL),
+           CLPRIM_INVALID_ARGUMENT, "result");
+    expect(clprim_reduce(ctx, NULL, &rd, buf, 0, 10, buf, 10, 0, NULL, NULL), CLPRIM_SUCCESS, NULL);
+    memset(&cd, 0, sizeof cd);
+    cd.predicate = CLPRIM_PREDICATE_LESS;
+    cd.value = &zero;
+    /* the count (8 bytes at element 20 of buf) inside the output */
+    expect(clprim_select(ctx, NULL, &cd, buf, 100, buf, 0, 50, buf, 10, 0, NULL, NULL),
+           CLPRIM_INVALID_ARGUMENT, "count");
+    expect(clprim_partition(ctx, NULL, &cd, buf, 100, buf, 90, 50, buf, 0, 0, NULL, NULL),
+           CLPRIM_INVALID_ARGUMENT, "overlap");
+    clFinish(clprim_context_queue(ctx));
+    clReleaseMemObject(ro);
+}
+
 static void test_null_handles(void **state)
 {
     clprim_scan_desc d = {0};
@@ -269,6 +303,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_handles),   cmocka_unit_test(test_out_of_bounds),
+        cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_unknown_enums),  cmocka_unit_test(test_wrong_objects),
         cmocka_unit_test(test_bad_wait_list),  cmocka_unit_test(test_no_fp64),
         cmocka_unit_test(test_no_device),      cmocka_unit_test(test_last_error_truncates),

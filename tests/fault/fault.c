@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* Fault injection for the tests: loaded in front of the OpenCL ICD loader
+ * (LD_PRELOAD), it passes every OpenCL call clprim makes on to the real one,
+ * counting them, and makes the K-th call of one function (or of all of them)
+ * fail with a realistic error code instead, once. A test drives it through
+ * clprim_fault_arm / clprim_fault_count, found with dlsym (absent: the test
+ * runs without it and skips). Only calls made while armed are counted, so a
+ * test's own setup never fails. */
+#define _GNU_SOURCE
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <string.h>
+
+/* XX(name, error code it fails with) for each function wrapped below */
+#define FAULT_FUNCTIONS(XX)                                                    \
+    XX(clGetDeviceInfo, CL_OUT_OF_HOST_MEMORY)                                 \
+    XX(clGetPlatformInfo, CL_OUT_OF_HOST_MEMORY)                               \
+    XX(clGetProgramInfo, CL_OUT_OF_HOST_MEMORY)                                \
+    XX(clGetProgramBuildInfo, CL_OUT_OF_HOST_MEMORY)                           \
+    XX(clGetKernelInfo, CL_OUT_OF_HOST_MEMORY)                                 \
+    XX(clGetKernelWorkGroupInfo, CL_OUT_OF_RESOURCES)                          \
+    XX(clGetMemObjectInfo, CL_OUT_OF_HOST_MEMORY)                              \
+    XX(clGetCommandQueueInfo, CL_OUT_OF_HOST_MEMORY)                           \
+    XX(clGetEventInfo, CL_OUT_OF_HOST_MEMORY)                                  \
+    XX(clCreateBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                       \
+    XX(clCreateCommandQueue, CL_OUT_OF_RESOURCES)                              \
+    XX(clCreateProgramWithSource, CL_OUT_OF_HOST_MEMORY)                       \
+    XX(clCreateProgramWithBinary, CL_INVALID_BINARY)                           \
+    XX(clBuildProgram, CL_BUILD_PROGRAM_FAILURE)                               \
+    XX(clCreateKernel, CL_OUT_OF_RESOURCES)                                    \
+    XX(clCreateKernelsInProgram, CL_OUT_OF_RESOURCES)                          \
+    XX(clSetKernelArg, CL_OUT_OF_RESOURCES)                                    \
+    XX(clEnqueueNDRangeKernel, CL_OUT_OF_RESOURCES)                            \
+    XX(clEnqueueReadBuffer, CL_OUT_OF_RESOURCES)                               \
+    XX(clEnqueueWriteBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                 \
+    XX(clEnqueueFillBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                  \
+    XX(clEnqueueCopyBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                  \
+    XX(clEnqueueMarkerWithWaitList, CL_OUT_OF_HOST_MEMORY)
+
+enum {
+#define XX(name, code) F_##name,
+    FAULT_FUNCTIONS(XX)
+#undef XX
+    F_COUNT
+};
+static const char *const names[] = {
+#define XX(name, code) #name,
+    FAULT_FUNCTIONS(XX)
+#undef XX
+};
+static const cl_int codes[] = {
+#define XX(name, code) code,
+    FAULT_FUNCTIONS(XX)
+#undef XX
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int armed, held;
+static int target = -2;          /* function index, -1: any, -2: none */
+static unsigned long fail_at;    /* the K-th counted call of target fails */
+static unsigned long counts[F_COUNT], total, injected;
+
+/* Arms counting from zero, held (see clprim_fault_hold); fn NULL counts
+ * only, "*" fails the k-th call of any function, a name the k-th call of
+ * that one. Returns -1 for an unknown name. */
+__attribute__((visibility("default"))) int clprim_fault_arm(const char *fn, unsigned long k)
+{
+    int t = -2, i;
+    if (fn && !strcmp(fn, "*"))
+        t = -1;
+    else if (fn) {
+        for (i = 0; i < F_COUNT; ++i)
+            if (!strcmp(fn, names[i]))
+                t = i;
+        if (t == -2)
+            return -1;
+    }
+    pthread_mutex_lock(&lock);
+    memset(counts, 0, sizeof counts);
+    total = injected = 0;
+    target = t;
+    fail_at = k;
+    armed = 1;
+    held = 1;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+/* While held (on), calls pass uncounted: the test's own checks between
+ * library calls. */
+__attribute__((visibility("default"))) void clprim_fault_hold(int on)
+{
+    pthread_mutex_lock(&lock);
+    held = on;
+    pthread_mutex_unlock(&lock);
+}
+
+/* Stops counting; returns how many faults were injected (0 or 1). */
+__attribute__((visibility("default"))) unsigned long clprim_fault_disarm(void)
+{
+    pthread_mutex_lock(&lock);
+    armed = 0;
+    pthread_mutex_unlock(&lock);
+    return injected;
+}
+
+/* Calls of fn counted while armed (fn NULL: of all), and the names. */
+__attribute__((visibility("default"))) unsigned long clprim_fault_count(const char *fn)
+{
+    int i;
+    if (!fn)
+        return total;
+    for (i = 0; i < F_COUNT; ++i)
+        if (!strcmp(fn, names[i]))
+            return counts[i];
+    return 0;
+}
+
+__attribute__((visibility("default"))) const char *clprim_fault_name(int i)
+{
+    return i >= 0 && i < F_COUNT ? names[i] : NULL;
+}
+
+/* Whether this call of function f is the one to fail. */
+static int fail_now(int f)
+{
+    int fail = 0;
+    pthread_mutex_lock(&lock);
+    if (armed && !held) {
+        ++counts[f];
+        ++total;
+        if (!injected && ((target == f && counts[f] == fail_at) || (target == -1 && total == fail_at))) {
+            injected = 1;
+            fail = 1;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return fail;
+}
+
+static void *next(const char *name)
+{
+    return dlsym(RTLD_NEXT, name);
+}
+
+/* a function returning cl_int */
+#define WRAP_INT(name, params, args)                                           \
+    CL_API_ENTRY cl_int CL_API_CALL name params                               \
+    {                                                                          \
+        static cl_int(CL_API_CALL * real) params;                              \
+        if (fail_now(F_##name))                                                \
+            return codes[F_##name];                                            \
+        if (!real)                                                             \
+            *(void **)&real = next(#name);                                     \
+        return real args;                                                      \
+    }
+/* a function returning an object, its error through errcode_ret */
+#define WRAP_OBJ(type, name, params, args)                                     \
+    CL_API_ENTRY type CL_API_CALL name params                                 \
+    {                                                                          \
+        static type(CL_API_CALL * real) params;                                \
+        if (fail_now(F_##name)) {                                              \
+            if (errcode_ret)                                                   \
+                *errcode_ret = codes[F_##name];                                \
+            return NULL;                                                       \
+        }                                                                      \
+        if (!real)                                                             \
+            *(void **)&real = next(#name);                                     \
+        return real args;                                                      \
+    }
+
+WRAP_INT(clGetDeviceInfo, (cl_device_id d, cl_device_info p, size_t s, void *v, size_t *r),
+         (d, p, s, v, r))
+WRAP_INT(clGetPlatformInfo, (cl_platform_id d, cl_platform_info p, size_t s, void *v, size_t *r),
+         (d, p, s, v, r))
+WRAP_INT(clGetProgramInfo, (cl_program d, cl_program_info p, size_t s, void *v, size_t *r),
+         (d, p, s, v, r))
+WRAP_INT(clGetProgramBuildInfo,
+         (cl_program o, cl_device_id d, cl_program_build_info p, size_t s, void *v, size_t *r),
+         (o, d, p, s, v, r))
+WRAP_INT(clGetKernelInfo, (cl_kernel d, cl_kernel_info p, size_t s, void *v, size_t *r),
+         (d, p, s, v, r))
+WRAP_INT(clGetKernelWorkGroupInfo,
+         (cl_kernel k, cl_device_id d, cl_kernel_work_group_info p, size_t s, void *v, size_t *r),
+         (k, d, p, s, v, r))
+WRAP_INT(clGetMemObjectInfo, (cl_mem d, cl_mem_info p, size_t s, void *v, size_t *r),
+         (d, p, s, v, r))
+WRAP_INT(clGetCommandQueueInfo, (cl_command_queue d, cl_command_queue_info p, size_t s, void *v,
+                                 size_t *r),
+         (d, p, s, v, r))
+WRAP_INT(clGetEventInfo, (cl_event d, cl_event_info p, size_t s, void *v, size_t *r),
+         (d, p, s, v, r))
+WRAP_OBJ(cl_mem, clCreateBuffer,
+         (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *errcode_ret),
+         (c, f, s, h, errcode_ret))
+WRAP_OBJ(cl_command_queue, clCreateCommandQueue,
+         (cl_context c, cl_device_id d, cl_command_queue_properties p, cl_int *errcode_ret),
+         (c, d, p, errcode_ret))
+WRAP_OBJ(cl_program, clCreateProgramWithSource,
+         (cl_context c, cl_uint n, const char **s, const size_t *l, cl_int *errcode_ret),
+         (c, n, s, l, errcode_ret))
+WRAP_OBJ(cl_program, clCreateProgramWithBinary,
+         (cl_context c, cl_uint n, const cl_device_id *d, const size_t *l,
+          const unsigned char **b, cl_int *st, cl_int *errcode_ret),
+         (c, n, d, l, b, st, errcode_ret))
+WRAP_INT(clBuildProgram,
+         (cl_program p, cl_uint n, const cl_device_id *d, const char *o,
+          void(CL_CALLBACK *f)(cl_program, void *), void *u),
+         (p, n, d, o, f, u))
+WRAP_OBJ(cl_kernel, clCreateKernel, (cl_program p, const char *n, cl_int *errcode_ret),
+         (p, n, errcode_ret))
+WRAP_INT(clCreateKernelsInProgram, (cl_program p, cl_uint n, cl_kernel *k, cl_uint *r),
+         (p, n, k, r))
+WRAP_INT(clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v))
+WRAP_INT(clEnqueueNDRangeKernel,
+         (cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g,
+          const size_t *l, cl_uint n, const cl_event *w, cl_event *e),
+         (q, k, d, o, g, l, n, w, e))
+WRAP_INT(clEnqueueReadBuffer,
+         (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, void *p, cl_uint n,
+          const cl_event *w, cl_event *e),
+         (q, m, b, o, s, p, n, w, e))
+WRAP_INT(clEnqueueWriteBuffer,
+         (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, const void *p, cl_uint n,
+          const cl_event *w, cl_event *e),
+         (q, m, b, o, s, p, n, w, e))
+WRAP_INT(clEnqueueFillBuffer,
+         (cl_command_queue q, cl_mem m, const void *p, size_t ps, size_t o, size_t s, cl_uint n,
+          const cl_event *w, cl_event *e),
+         (q, m, p, ps, o, s, n, w, e))
+WRAP_INT(clEnqueueCopyBuffer,
+         (cl_command_queue q, cl_mem a, cl_mem b, size_t oa, size_t ob, size_t s, cl_uint n,
+          const cl_event *w, cl_event *e),
+         (q, a, b, oa, ob, s, n, w, e))
+WRAP_INT(clEnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint n, const cl_event *w,
+                                       cl_event *e),
+         (q, n, w, e))

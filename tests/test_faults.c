@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/* OpenCL failures injected into clprim's calls (tests/fault/fault.c, loaded
+ * with LD_PRELOAD by CTest; without it the test skips). A fixed workload --
+ * a scan (single pass where the device has it), a blocking scan helper, a
+ * reduce, a segmented reduce by offsets and a compaction, on a context
+ * with a fresh on-disk program cache, so that program builds, cached
+ * binaries, kernels, buffers, arguments and enqueues are all on its path --
+ * runs once clean to count every OpenCL call of each function, then once
+ * for every K: the K-th call of one function fails. Each library call must
+ * then return success with a verified result, or a non-zero status with a
+ * non-empty last-error message; and the same context must then complete the
+ * whole workload again, verified. Context creation is swept the same way
+ * (its message reaches the log callback: there is no context to ask). A
+ * hang fails by CTest's timeout. */
+#define _GNU_SOURCE
+#include "common/testutil.h"
+
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#define N 5000
+
+typedef int (*arm_fn)(const char *, unsigned long);
+typedef unsigned long (*disarm_fn)(void);
+typedef void (*hold_fn)(int);
+typedef unsigned long (*count_fn)(const char *);
+typedef const char *(*name_fn)(int);
+static arm_fn arm;
+static disarm_fn disarm;
+static hold_fn hold;
+static count_fn count_of;
+static name_fn name_of;
+
+static cl_int x[N];
+static char cache_dir[] = "/tmp/clprim-faults-XXXXXX";
+
+typedef struct work {
+    cl_mem in, out, count;
+} work;
+
+/* One call's outcome: 0 fine (success verified; or, under a fault, a
+ * failure with a message), 1 a finding (printed). */
+static int judge(clprim_context *ctx, const char *step, clprim_status st, int right,
+                 const char *fault)
+{
+    char msg[2048] = "";
+    if (st == CLPRIM_SUCCESS) {
+        if (right)
+            return 0;
+        fprintf(stderr, "[%s] %s: success with a wrong result\n", fault, step);
+        return 1;
+    }
+    clprim_context_last_error(ctx, msg, sizeof msg);
+    if (!strcmp(fault, "clean")) {
+        fprintf(stderr, "[%s] %s: %s (%s)\n", fault, step, clprim_status_string(st), msg);
+        return 1;
+    }
+    if (msg[0])
+        return 0;
+    fprintf(stderr, "[%s] %s: %s with an empty last-error message\n", fault, step,
+            clprim_status_string(st));
+    return 1;
+}
+
+/* Counting (and failing) only during the library's own calls. */
+#define CALL(expr) (hold(0), st = (expr), hold(1))
+
+/* The workload; the caller has armed the fault library (or not: `fault`
+ * "clean" then, and every call must succeed). Returns the findings. */
+static int workload(clprim_context *ctx, const work *w, const char *fault)
+{
+    cl_command_queue q = clprim_context_queue(ctx);
+    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, CLPRIM_REDUCE_AUTO, NULL,
+                                   NULL};
+    const cl_int rows[] = {0, 1000, 1000, 4000, N};
+    const clprim_segments sg = {CLPRIM_SEGMENTS_OFFSETS, NULL, 0, CLPRIM_TYPE_INT32, NULL, 4};
+    clprim_compact_desc cd;
+    const cl_int zero = 0;
+    static cl_int got[N], host_out[N];
+    cl_int best = x[0], rmax[4] = {0}, maxes[4] = {0};
+    cl_ulong kept = 0, want_kept = 0;
+    size_t segments = 0, i;
+    cl_uint acc = 0;
+    int findings = 0, right;
+    clprim_status st;
+
+    for (i = 0; i < N; ++i) {
+        const int r = i < 1000 ? 0 : i < 4000 ? 2 : 3;
+        best = x[i] > best ? x[i] : best;
+        rmax[r] = (i == 0 || i == 1000 || i == 4000 || x[i] > rmax[r]) ? x[i] : rmax[r];
+        want_kept += x[i] < 0;
+    }
+    rmax[1] = INT32_MIN; /* the empty row: max's identity */
+    memset(&cd, 0, sizeof cd);
+    cd.type = CLPRIM_TYPE_INT32;
+    cd.predicate = CLPRIM_PREDICATE_LESS;
+    cd.value = &zero;
+
+    /* an enqueued scan, read back after */
+    CALL(clprim_scan(ctx, NULL, &sd, w->in, 0, w->out, 0, N, 0, NULL, NULL));
+    right = st == CLPRIM_SUCCESS &&
+            clEnqueueReadBuffer(q, w->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL) == CL_SUCCESS;
+    for (i = 0, acc = 0; right && i < N; ++i)
+        right = (cl_int)(acc += (cl_uint)x[i]) == got[i];
+    findings += judge(ctx, "clprim_scan", st, right, fault);
+
+    /* the blocking helper */
+    memset(host_out, 0, sizeof host_out);
+    CALL(clprim_scan_host(ctx, &sd, x, host_out, N));
+    for (i = 0, acc = 0, right = 1; right && i < N; ++i)
+        right = (cl_int)(acc += (cl_uint)x[i]) == host_out[i];
+    findings += judge(ctx, "clprim_scan_host", st, right, fault);
+
+    /* a reduce to the host */
+    got[0] = 0;
+    CALL(clprim_reduce_value(ctx, &rd, w->in, 0, N, &got[0]));
+    findings += judge(ctx, "clprim_reduce_value", st, got[0] == best, fault);
+
+    /* per-row maxima, one row empty */
+    CALL(clprim_segmented_reduce_host(ctx, &rd, &sg, rows, x, N, maxes, NULL, &segments));
+    right = segments == 4 && memcmp(rmax, maxes, sizeof rmax) == 0;
+    findings += judge(ctx, "clprim_segmented_reduce_host", st, right, fault);
+
+    /* a compaction with its count on the device */
+    CALL(clprim_select(ctx, NULL, &cd, w->in, 0, w->out, 0, N, w->count, 0, 0, NULL, NULL));
+    right = st == CLPRIM_SUCCESS &&
+            clEnqueueReadBuffer(q, w->count, CL_TRUE, 0, 8, &kept, 0, NULL, NULL) == CL_SUCCESS &&
+            kept == want_kept &&
+            clEnqueueReadBuffer(q, w->out, CL_TRUE, 0, (size_t)kept * 4, got, 0, NULL, NULL) ==
+                CL_SUCCESS;
+    for (i = 0, acc = 0; right && i < N; ++i)
+        if (x[i] < 0)
+            right = got[acc++] == x[i];
+    findings += judge(ctx, "clprim_select", st, right, fault);
+    clFinish(q);
+    return findings;
+}
+
+static void log_to(void *user, int level, const char *message)
+{
+    (void)level;
+    snprintf((char *)user, 1024, "%s", message);
+}
+
+static clprim_context *context(char *log)
+{
+    clprim_context_options o;
+    clprim_context *ctx = NULL;
+    memset(&o, 0, sizeof o);
+    o.cache_dir = cache_dir;
+    o.log = log_to;
+    o.log_user = log;
+    o.device = getenv("CLPRIM_DEVICE");
+    log[0] = '\0';
+    if (clprim_context_create(&o, &ctx) != CLPRIM_SUCCESS)
+        return NULL;
+    return ctx;
+}
+
+static int make_work(clprim_context *ctx, work *w)
+{
+    cl_context cl = clprim_context_cl_context(ctx);
+    cl_int err;
+    w->in = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof x, x, &err);
+    w->out = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof x, NULL, &err);
+    w->count = clCreateBuffer(cl, CL_MEM_READ_WRITE, 8, NULL, &err);
+    return w->in && w->out && w->count;
+}
+
+static void free_work(work *w)
+{
+    clReleaseMemObject(w->in);
+    clReleaseMemObject(w->out);
+    clReleaseMemObject(w->count);
+}
+
+/* What a sweep keeps: the log of the last context creation, the fault
+ * being injected, the calls counted per function, and the tallies. */
+typedef struct sweep {
+    char log[1024], fault[128];
+    unsigned long counts[64], runs, injected;
+    int findings, functions;
+} sweep;
+
+/* The counts of the run just disarmed. */
+static void take_counts(sweep *s)
+{
+    for (s->functions = 0; name_of(s->functions) && s->functions < 64; ++s->functions)
+        s->counts[s->functions] = count_of(name_of(s->functions));
+}
+
+/* Every K of every function the workload calls, each on a new context
+ * (the disk cache warm: binaries loaded, not compiled), then the same
+ * context clean. */
+static void test_workload(void **state)
+{
+    static sweep s;
+    clprim_context *ctx;
+    work w;
+    (void)state;
+    ctx = context(s.log);
+    assert_non_null(ctx);
+    assert_true(make_work(ctx, &w));
+    assert_int_equal(workload(ctx, &w, "clean"), 0); /* builds; fills the disk cache */
+    free_work(&w);
+    clprim_context_release(ctx);
+
+    ctx = context(s.log); /* what a workload on a new context calls */
+    assert_non_null(ctx);
+    assert_true(make_work(ctx, &w));
+    arm(NULL, 0);
+    assert_int_equal(workload(ctx, &w, "clean"), 0);
+    disarm();
+    take_counts(&s);
+    free_work(&w);
+    clprim_context_release(ctx);
+
+    for (int f = 0; f < s.functions; ++f)
+        for (unsigned long k = 1; k <= s.counts[f]; ++k) {
+            snprintf(s.fault, sizeof s.fault, "%s #%lu of %lu", name_of(f), k, s.counts[f]);
+            ctx = context(s.log);
+            assert_non_null(ctx);
+            assert_true(make_work(ctx, &w));
+            arm(name_of(f), k);
+            s.findings += workload(ctx, &w, s.fault);
+            s.injected += disarm();
+            /* the same context, clean, does all of it */
+            if (workload(ctx, &w, "clean")) {
+                fprintf(stderr, "[%s] the context failed afterwards\n", s.fault);
+                ++s.findings;
+            }
+            free_work(&w);
+            clprim_context_release(ctx);
+            ++s.runs;
+        }
+    printf("# %lu faults injected in %lu runs over %d functions; %d findings\n", s.injected,
+           s.runs, s.functions, s.findings);
+    assert_true(s.injected > 0);
+    assert_int_equal(s.findings, 0);
+}
+
+/* Context creation: every K of every function it calls. A failure must be
+ * told through the log callback; a context that was made must run the
+ * workload right. */
+static void test_context_creation(void **state)
+{
+    static sweep s;
+    clprim_context *ctx;
+    work w;
+    (void)state;
+    arm(NULL, 0);
+    hold(0);
+    ctx = context(s.log);
+    disarm();
+    assert_non_null(ctx);
+    clprim_context_release(ctx);
+    take_counts(&s);
+    for (int f = 0; f < s.functions; ++f)
+        for (unsigned long k = 1; k <= s.counts[f]; ++k) {
+            snprintf(s.fault, sizeof s.fault, "context: %s #%lu of %lu", name_of(f), k,
+                     s.counts[f]);
+            arm(name_of(f), k);
+            hold(0);
+            ctx = context(s.log);
+            s.injected += disarm();
+            ++s.runs;
+            if (!ctx) {
+                if (!s.log[0]) {
+                    fprintf(stderr, "[%s] failed without a word to the log\n", s.fault);
+                    ++s.findings;
+                }
+                continue;
+            }
+            assert_true(make_work(ctx, &w));
+            s.findings += workload(ctx, &w, "clean") != 0;
+            free_work(&w);
+            clprim_context_release(ctx);
+        }
+    printf("# %lu faults injected in %lu context creations; %d findings\n", s.injected, s.runs,
+           s.findings);
+    assert_int_equal(s.findings, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_context_creation),
+        cmocka_unit_test(test_workload),
+    };
+    uint64_t s = tu_seed();
+    size_t i;
+    arm = (arm_fn)dlsym(RTLD_DEFAULT, "clprim_fault_arm");
+    disarm = (disarm_fn)dlsym(RTLD_DEFAULT, "clprim_fault_disarm");
+    hold = (hold_fn)dlsym(RTLD_DEFAULT, "clprim_fault_hold");
+    count_of = (count_fn)dlsym(RTLD_DEFAULT, "clprim_fault_count");
+    name_of = (name_fn)dlsym(RTLD_DEFAULT, "clprim_fault_name");
+    if (!arm || !disarm || !hold || !count_of || !name_of) {
+        printf("# the fault library is not loaded (LD_PRELOAD): skipped\n");
+        return 0;
+    }
+    for (i = 0; i < N; ++i)
+        x[i] = (cl_int)(tu_rand(&s) % 2001) - 1000;
+    if (!mkdtemp(cache_dir))
+        return 1;
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
