@@ -260,7 +260,8 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     }
     if (uses_predicate(mode) && is_comparison(d->predicate))
         memcpy(k.value, d->value, e->size);
-    /* in place (or overlapping): the kernels read a copy of the input */
+    /* in place (the launch layer refuses other overlaps): the kernels read a
+     * copy of the input */
     if (a->in == a->out && a->in_off < a->out_off + a->n && a->out_off < a->in_off + a->n) {
         clprim__pool_buf *copy;
         st = clprim__launch_temp(l, a->n * e->size, &copy);

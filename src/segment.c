@@ -93,12 +93,6 @@ static clprim_status check_segments(clprim_context *ctx, const clprim_segments *
     return CLPRIM_SUCCESS;
 }
 
-/* Whether [a, a + na) and [b, b + nb) of one buffer overlap. */
-static int overlap(cl_mem x, size_t a, size_t na, cl_mem y, size_t b, size_t nb)
-{
-    return x && x == y && na && nb && a < b + nb && b < a + na;
-}
-
 /* The build's defines: segments, mode, tile, and the key or offset type. */
 /* A reduce's (count, value) pair fits two 32-bit halves of split status
  * words: 4-byte built-in values, fewer than 2^32 elements. */
@@ -193,12 +187,12 @@ static clprim_status tile_bounds(clprim__launch *l, clprim__program *prog, const
     return st;
 }
 
-/* Refusals the launch layer cannot know of: algorithms, overlaps. */
+/* Refusals the launch layer cannot know of: algorithms, keys out, and the
+ * segments sharing a buffer with an output at all (overlapping ranges are
+ * the launch layer's). */
 static clprim_status check_call(clprim_context *ctx, const segment_args *a)
 {
     const clprim_segments *s = a->s;
-    const size_t out_n = a->reduce ? (s->kind == CLPRIM_SEGMENTS_OFFSETS ? s->num_segments : a->n)
-                                   : a->n;
     if (!ctx->info.has_single_pass)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
                             "segmented scans and reduces run in one pass, which needs "
@@ -214,11 +208,6 @@ static clprim_status check_call(clprim_context *ctx, const segment_args *a)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "keys_out is for KEYS segments; these are %s",
                             clprim_segments_kind_name(s->kind));
-    if ((a->in == a->out && (a->reduce || a->in_off != a->out_off) &&
-         overlap(a->in, a->in_off, a->n, a->out, a->out_off, out_n)))
-        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                            a->reduce ? "in and out overlap (a segmented reduce cannot run in place)"
-                                      : "in and out overlap without being the same range");
     if (s->mem == a->out || (a->keys_out && (a->keys_out == s->mem || a->keys_out == a->in ||
                                              a->keys_out == a->out)))
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
