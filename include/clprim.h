@@ -821,6 +821,157 @@ CLPRIM_API clprim_status clprim_select_host(clprim_context *ctx, const clprim_co
                                             const void *in, const void *host_flags, void *out,
                                             size_t n, size_t *count);
 
+/* ------------------------------------------------------------------------ */
+/* Summed-area tables (2-D scan) and box filters                            */
+/* ------------------------------------------------------------------------ */
+
+/* XX(NAME, number, lower-case name). Every algorithm is correct for every
+ * size.
+ *   AUTO                the measured fastest for the device (DECOUPLED_LOOKBACK
+ *                       where the single-pass scans run, ROWS_THEN_COLUMNS
+ *                       elsewhere);
+ *   ROWS_THEN_COLUMNS   the taught form: an inclusive scan of every row (one
+ *                       work-group per row), then of every column (one
+ *                       work-item per column); moves the table twice;
+ *   DECOUPLED_LOOKBACK  one pass, reading the image once and writing the
+ *                       table once: each work-group takes a strip of columns
+ *                       and walks down it carrying the column sums, and every
+ *                       row of a tile finds the row sum to its left with
+ *                       decoupled look-back (the scan's machinery and no-hang
+ *                       fallback). Needs clprim_device_info.has_single_pass,
+ *                       else CLPRIM_UNSUPPORTED. */
+#define CLPRIM_SAT_ALGORITHM_MAP(XX)                                           \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(ROWS_THEN_COLUMNS, 1, "rows-then-columns")                                \
+  XX(DECOUPLED_LOOKBACK, 2, "decoupled-lookback")
+
+typedef enum clprim_sat_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_SAT_##NAME = num,
+  CLPRIM_SAT_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_SAT_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_sat_algorithm;
+
+/* "rows-then-columns", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_sat_algorithm_name(clprim_sat_algorithm algorithm);
+
+/* The pixel type of an image that a table is built from, when it is not the
+ * table's own type: XX(NAME, number, lower-case name, OpenCL C type, bytes).
+ * SAME (0) is the table's type. Pixels are converted to the table's type as
+ * an OpenCL C cast does (so float pixels into an integer table truncate).
+ * DOUBLE needs cl_khr_fp64. */
+#define CLPRIM_PIXEL_MAP(XX)                                                   \
+  XX(SAME, 0, "same", void, 0)                                                 \
+  XX(UINT8, 1, "uint8", uchar, 1)                                              \
+  XX(INT8, 2, "int8", char, 1)                                                 \
+  XX(UINT16, 3, "uint16", ushort, 2)                                           \
+  XX(INT16, 4, "int16", short, 2)                                              \
+  XX(INT32, 5, "int32", int, 4)                                                \
+  XX(UINT32, 6, "uint32", uint, 4)                                             \
+  XX(INT64, 7, "int64", long, 8)                                               \
+  XX(UINT64, 8, "uint64", ulong, 8)                                            \
+  XX(FLOAT, 9, "float", float, 4)                                              \
+  XX(DOUBLE, 10, "double", double, 8)
+
+typedef enum clprim_pixel_type {
+#define CLPRIM_XX_(NAME, num, name, cl, size) CLPRIM_PIXEL_##NAME = num,
+  CLPRIM_PIXEL_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_PIXEL_TYPE_COUNT_ /* not a type */
+} clprim_pixel_type;
+
+/* "uint8", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_pixel_type_name(clprim_pixel_type type);
+/* Bytes per pixel: 0 for SAME and unknown values. */
+CLPRIM_API size_t clprim_pixel_type_size(clprim_pixel_type type);
+
+/* What a summed-area table is. Zero-initialised: the inclusive int32 sum
+ * table of an int32 image, AUTO.
+ *   type, op     the table's element type and operator (every built-in
+ *                one: sums give box sums, min / max give 2-D prefix
+ *                extrema); integer sums wrap (box sums taken as differences
+ *                of a wrapped table are still exact when they fit the type);
+ *   custom       non-NULL: the caller's operator and type instead; it must
+ *                have been created commutative (CLPRIM_INVALID_ARGUMENT
+ *                otherwise: a 2-D scan combines in no single order);
+ *   input        the image's pixel type (SAME: the table's; custom
+ *                operators take SAME only);
+ *   exclusive    0: out(x, y) = in(0..x, 0..y) combined (width x height);
+ *                1: the integral image of (width + 1) x (height + 1): row 0
+ *                and column 0 hold the identity and out(x + 1, y + 1) is the
+ *                inclusive table's (x, y), as nppiIntegral and OpenCV give,
+ *                so that any box sum is four reads without border cases;
+ *   algorithm    as clprim_sat_algorithm. */
+typedef struct clprim_sat_desc {
+  clprim_type type;
+  clprim_op op;
+  const clprim_operator *custom;
+  clprim_pixel_type input;
+  int exclusive;
+  clprim_sat_algorithm algorithm;
+} clprim_sat_desc;
+
+/* The summed-area table of a width x height image. The image is row-major
+ * from element in_off of `in` (elements of the pixel type), row y starting
+ * at in_off + y * in_pitch (in_pitch >= width); the table likewise from
+ * out_off of `out`, row pitch out_pitch elements (>= width, or width + 1
+ * when exclusive). An empty image (width or height 0) writes nothing, or
+ * with exclusive the identity border alone. in and out must not overlap.
+ * Returns CLPRIM_INVALID_ARGUMENT for a pitch below the width, and
+ * CLPRIM_OUT_OF_BOUNDS when the last row passes the end of a buffer.
+ * Non-blocking, with clprim_scan's queue, wait-list and event rules. */
+CLPRIM_API clprim_status clprim_sat(clprim_context *ctx, cl_command_queue queue,
+                                    const clprim_sat_desc *desc, cl_mem in, size_t in_off,
+                                    size_t in_pitch, cl_mem out, size_t out_off,
+                                    size_t out_pitch, size_t width, size_t height,
+                                    cl_uint num_wait, const cl_event *wait, cl_event *event);
+
+/* Blocking helper on host arrays (pitches in elements, as above). */
+CLPRIM_API clprim_status clprim_sat_host(clprim_context *ctx, const clprim_sat_desc *desc,
+                                         const void *in, size_t in_pitch, void *out,
+                                         size_t out_pitch, size_t width, size_t height);
+
+/* A box filter. Zero-initialised: the mean over a 1 x 1 window of an int32
+ * sum table.
+ *   type         the table's element type (a built-in type; the table is
+ *                an exclusive sum table, as clprim_sat with exclusive = 1
+ *                writes it);
+ *   from_image   1: the source is an image of `input` pixels instead, and
+ *                the call builds the exclusive table of `type` itself in
+ *                the context's temporary memory (e.g. uint8 pixels summed
+ *                in uint32);
+ *   input        from_image: the pixel type (SAME: `type`);
+ *   radius_x, radius_y  the window is (2 radius_x + 1) x (2 radius_y + 1)
+ *                pixels centred on each pixel, clamped at the borders (it
+ *                shrinks there);
+ *   sum          0: the mean over the pixels inside the clamped window;
+ *                1: their sum. Either as float. */
+typedef struct clprim_box_desc {
+  clprim_type type;
+  int from_image;
+  clprim_pixel_type input;
+  size_t radius_x, radius_y;
+  int sum;
+} clprim_box_desc;
+
+/* Box filter of a width x height image into `out` (width x height floats
+ * from out_off, row pitch out_pitch >= width). The source from src_off of
+ * `src`, row pitch src_pitch: the (width + 1) x (height + 1) exclusive
+ * table (src_pitch >= width + 1), or with from_image the image itself
+ * (src_pitch >= width). src and out must not overlap. Non-blocking, with
+ * clprim_scan's queue, wait-list and event rules. */
+CLPRIM_API clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue queue,
+                                           const clprim_box_desc *desc, cl_mem src,
+                                           size_t src_off, size_t src_pitch, cl_mem out,
+                                           size_t out_off, size_t out_pitch, size_t width,
+                                           size_t height, cl_uint num_wait,
+                                           const cl_event *wait, cl_event *event);
+
+/* Blocking helper on host arrays (pitches in elements, as above). */
+CLPRIM_API clprim_status clprim_box_filter_host(clprim_context *ctx, const clprim_box_desc *desc,
+                                                const void *src, size_t src_pitch, float *out,
+                                                size_t out_pitch, size_t width, size_t height);
+
 #ifdef __cplusplus
 }
 #endif

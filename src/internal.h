@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: status types | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning | scan reduce segment | compact
+ * layers: status types | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning | scan reduce segment sat | compact
  *
  *   status, types  X-macro tables: names, sizes, built-in element defines
  *   diag           failure messages, last error, log callback, formatting
@@ -67,6 +67,9 @@ struct clprim_context {
 /* Appends the element layer's defines (T, T_SIZE, OP, IDENTITY, and the fp64
  * pragma for double) to buf. Returns 0, or -1 when buf is too small. */
 int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t size);
+/* The OpenCL C name of a pixel type ("uchar", ...; "void" for SAME), NULL
+ * for unknown values. */
+const char *clprim__pixel_type_cl(clprim_pixel_type type);
 
 /* Kernel sources (generated from cl/ by tools/embed_cl.cmake). */
 typedef struct clprim__cl_file {
@@ -230,6 +233,7 @@ struct clprim_element {
 struct clprim_operator {
     clprim_context *ctx;
     size_t size;
+    int commutative;     /* created with CLPRIM_OPERATOR_COMMUTATIVE */
     char *defines;       /* element layer: the caller's source, then T, OP, ... */
 };
 
@@ -435,5 +439,19 @@ typedef struct clprim__segment_tuning {
 
 clprim__segment_tuning clprim__segment_tuning_for(const clprim_device_info *d, size_t elem_size,
                                                   int reduce);
+
+typedef struct clprim__sat_tuning {
+    unsigned wg_size;        /* single pass: work-items per work-group */
+    unsigned lanes;          /* work-items across a strip: 32 (a warp, shuffles) or 1
+                                (then wg_size is 1: the serial form) */
+    unsigned cols;           /* columns per work-item (1, 2, 4) */
+    unsigned rows;           /* rows per work-item of a tile */
+    unsigned plain_wg;       /* the other kernels' work-group size */
+    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    clprim_sat_algorithm sat_auto; /* what AUTO runs where the single pass can */
+    const char *source;
+} clprim__sat_tuning;
+
+clprim__sat_tuning clprim__sat_tuning_for(const clprim_device_info *d, size_t elem_size);
 
 #endif /* CLPRIM_INTERNAL_H */

@@ -203,6 +203,7 @@ static clprim_status create_locked(clprim_context *ctx, const clprim_operator_de
     }
     op->ctx = ctx;
     op->size = size;
+    op->commutative = (d->flags & CLPRIM_OPERATOR_COMMUTATIVE) != 0;
     st = probe(ctx, d, type, size, op->defines);
 cleanup:
     if (st != CLPRIM_SUCCESS) {

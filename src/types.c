@@ -55,6 +55,43 @@ static const char *segments_names[] = {
 #undef CLPRIM__XX
 };
 
+static const char *sat_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_SAT_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+typedef struct pixel_row {
+    const char *name, *cl;
+    size_t size;
+} pixel_row;
+
+static const pixel_row pixels[] = {
+#define CLPRIM__XX(NAME, num, name, cl, size) [num] = {name, #cl, size},
+    CLPRIM_PIXEL_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+const char *clprim_sat_algorithm_name(clprim_sat_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_SAT_ALGORITHM_COUNT_ ? sat_names[algorithm] : NULL;
+}
+
+const char *clprim_pixel_type_name(clprim_pixel_type type)
+{
+    return (unsigned)type < CLPRIM_PIXEL_TYPE_COUNT_ ? pixels[type].name : NULL;
+}
+
+size_t clprim_pixel_type_size(clprim_pixel_type type)
+{
+    return (unsigned)type < CLPRIM_PIXEL_TYPE_COUNT_ ? pixels[type].size : 0;
+}
+
+const char *clprim__pixel_type_cl(clprim_pixel_type type)
+{
+    return (unsigned)type < CLPRIM_PIXEL_TYPE_COUNT_ ? pixels[type].cl : NULL;
+}
+
 const char *clprim_segments_kind_name(clprim_segments_kind kind)
 {
     return (unsigned)kind < CLPRIM_SEGMENTS_KIND_COUNT_ ? segments_names[kind] : NULL;

@@ -47,4 +47,9 @@ int clprim_bench_compact(bench *b, const char *op, int percent, const size_t *si
 int clprim_bench_segment(bench *b, const char *form, size_t len, const size_t *sizes,
                          size_t count, const char *csv_path, int progress);
 
+/* clprim-bench --sat KIND (bench_sat.c): summed-area tables (int32, float,
+ * uint8 -> uint32) and a box filter of square images of the given sides. */
+int clprim_bench_sat(bench *b, const char *kind, const size_t *sides, size_t count,
+                     const char *csv_path, int progress);
+
 #endif

@@ -253,6 +253,9 @@ static const char usage[] =
     "                             scan-offsets, reduce-flags, reduce-keys, reduce-offsets,\n"
     "                             or transform (\"x > 0\" counted, beside the plain scan)\n"
     "  --segment-length L         mean segment length (default 1000)\n"
+    "  --sat KIND                 time summed-area tables instead: int32, float, uint8\n"
+    "                             (uint8 pixels into uint32), or box (9 x 9 means)\n"
+    "  --sat-sides A,B,...        the square images' sides (default 1024,4096,16384)\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -293,7 +296,8 @@ int main(int argc, char **argv)
     unsigned char *host_in, *want, *got;
     uint64_t seed = 0x243F6A8885A308D3ull;
     const int progress = isatty(fileno(stderr));
-    const char *compact = NULL, *segmented = NULL;
+    const char *compact = NULL, *segmented = NULL, *sat = NULL;
+    size_t sat_sides[16] = {1024, 4096, 16384}, sat_count = 3;
     size_t segment_length = 1000;
     int kept = 50, rc = 0;
 
@@ -313,6 +317,23 @@ int main(int argc, char **argv)
             reduce = 1;
         } else if (!strcmp(opt, "--first-call")) {
             first_call = 1;
+        } else if (!strcmp(opt, "--sat") || !strcmp(opt, "--sat-sides")) {
+            const char *v = option_value(argc, argv, &i);
+            if (!v)
+                return 2;
+            if (!strcmp(opt, "--sat")) {
+                sat = v;
+            } else {
+                char *end;
+                for (sat_count = 0; *v && sat_count < 16; v = *end ? end + 1 : end) {
+                    sat_sides[sat_count] = (size_t)strtoull(v, &end, 10);
+                    if (end == v || !sat_sides[sat_count]) {
+                        fprintf(stderr, "clprim-bench: --sat-sides takes sides like 1024,4096\n");
+                        return 2;
+                    }
+                    ++sat_count;
+                }
+            }
         } else if (!strcmp(opt, "--segmented") || !strcmp(opt, "--segment-length")) {
             if (!(v = option_value(argc, argv, &i)))
                 return 2;
@@ -357,7 +378,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim-bench: --kept takes 0 to 100\n");
         return 2;
     }
-    if (strcmp(algos, "all") && !compact && !segmented) { /* every name asked for must exist */
+    if (strcmp(algos, "all") && !compact && !segmented && !sat) { /* every name asked for must exist */
         char list[512], *name, *rest;
         snprintf(list, sizeof list, "%s", algos);
         for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
@@ -429,6 +450,10 @@ int main(int argc, char **argv)
         }
         if (p)
             clReleaseProgram(p);
+    }
+    if (sat) {
+        rc = clprim_bench_sat(&b, sat, sat_sides, sat_count, csv_path, progress);
+        goto done;
     }
     if (segmented) {
         rc = clprim_bench_segment(&b, segmented, segment_length, sizes, count, csv_path, progress);

@@ -2,6 +2,7 @@
 #include "reference.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint64_t clprim_ref_rand(uint64_t *s)
@@ -286,4 +287,72 @@ size_t clprim_ref_run_lengths(const unsigned char *keep, size_t n, cl_ulong *len
             start = i;
         }
     return runs;
+}
+
+/* Row by row, keeping the table's previous row: in the type's arithmetic
+ * (integers exact, wrapping) and in long double with the table of
+ * magnitudes (floats within the sum's depth-bounded rounding). */
+#define REF_SAT(NAME, num, name, cl, host, size, sgn, flt)                      \
+    static size_t sat_##NAME(const host *x, const host *got, size_t got_pitch, size_t w, \
+                             size_t h, clprim_op op, FILE *report, const char *what) \
+    {                                                                          \
+        const long double eps = size == 4 ? 0x1p-23L : 0x1p-52L;               \
+        const long double depth = 32.0L + 2.0L * log2l((long double)w * h + 1); \
+        host *prev = malloc((w ? w : 1) * sizeof *prev);                       \
+        long double *fprev = malloc((w ? w : 1) * 2 * sizeof *fprev);           \
+        size_t bad = 0;                                                        \
+        if (!prev || !fprev) {                                                 \
+            free(prev);                                                        \
+            free(fprev);                                                       \
+            return w * h + 1;                                          \
+        }                                                                      \
+        for (size_t i = 0; i < w; ++i) {                                       \
+            prev[i] = identity_##NAME(op);                                     \
+            fprev[2 * i] = (long double)prev[i];                               \
+            fprev[2 * i + 1] = 0;                                              \
+        }                                                                      \
+        for (size_t y = 0; y < h; ++y) {                                       \
+            host acc = identity_##NAME(op);                                    \
+            long double facc = (long double)acc, mag = 0;                      \
+            for (size_t i = 0; i < w; ++i) {                                   \
+                const host v = x[y * w + i];                                   \
+                acc = REF_COMBINE(op, acc, v, host, flt);                      \
+                facc = REF_FCOMBINE(op, facc, (long double)v);                 \
+                mag += fabsl((long double)v);                                  \
+                prev[i] = REF_COMBINE(op, prev[i], acc, host, flt);            \
+                fprev[2 * i] = REF_FCOMBINE(op, fprev[2 * i], facc);           \
+                fprev[2 * i + 1] += mag;                                       \
+                const host g = got[y * got_pitch + i];                         \
+                const long double want = fprev[2 * i];                         \
+                int ok;                                                        \
+                if (!flt || op == CLPRIM_OP_MIN || op == CLPRIM_OP_MAX)        \
+                    ok = flt ? g == (host)want : g == prev[i];                 \
+                else if (op == CLPRIM_OP_SUM)                                  \
+                    ok = fabsl((long double)g - want) <= eps * depth * fprev[2 * i + 1] + eps; \
+                else                                                           \
+                    ok = fabsl((long double)g - want) <=                       \
+                         fabsl(want) * eps * (64.0L + 8.0L * sqrtl((long double)(i + 1) * (y + 1))); \
+                if (!ok && bad++ < 5 && report)                                \
+                    fprintf(report, "  %s: (%zu, %zu): got %.17Lg, expected %.17Lg\n", what, \
+                            i, y, (long double)g, flt ? want : (long double)prev[i]); \
+            }                                                                  \
+        }                                                                      \
+        free(prev);                                                            \
+        free(fprev);                                                           \
+        return bad;                                                            \
+    }
+CLPRIM_TYPE_MAP(REF_SAT)
+#undef REF_SAT
+
+size_t clprim_ref_sat_check(clprim_type type, clprim_op op, const void *x, const void *got,
+                            size_t got_pitch, size_t w, size_t h, FILE *report, const char *what)
+{
+    switch (type) {
+#define REF_CASE(NAME, num, name, cl, host, size, sgn, flt)                     \
+    case CLPRIM_TYPE_##NAME:                                                   \
+        return sat_##NAME((const host *)x, (const host *)got, got_pitch, w, h, op, report, what);
+        CLPRIM_TYPE_MAP(REF_CASE)
+#undef REF_CASE
+    default: return w * h + 1;
+    }
 }

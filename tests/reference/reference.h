@@ -63,4 +63,12 @@ size_t clprim_ref_partition(const void *x, size_t n, size_t elem, const unsigned
 /* Run lengths of the runs whose heads keep marks (lengths[r], r < runs). */
 size_t clprim_ref_run_lengths(const unsigned char *keep, size_t n, cl_ulong *lengths);
 
+/* Checks got (row pitch got_pitch elements) against the w x h inclusive
+ * summed-area table of x (w x h, tight, already in the table's type): as
+ * clprim_ref_scan_check does, integers and float min / max exactly, float
+ * sums within the depth-bounded rounding of the sum of magnitudes. Returns
+ * the number of mismatches, printing the first few when report is set. */
+size_t clprim_ref_sat_check(clprim_type type, clprim_op op, const void *x, const void *got,
+                            size_t got_pitch, size_t w, size_t h, FILE *report, const char *what);
+
 #endif

@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: MIT */
+/* Summed-area tables (2-D scans) and box filters: validation of the 2-D
+ * arguments, the choice of algorithm and form, and the enqueue. The
+ * launch layer checks the descriptor's element, queue and buffers; the
+ * contract with the kernels is cl/sat_abi.h. */
+#include "internal.h"
+
+#include "common/abi.h"
+#include "sat_abi.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* what the look-back carries comes before it */
+static const char *const program_files[] = {"sat_abi.h", "sat_carry.clh", "common/lookback.clh",
+                                            "sat.cl", NULL};
+
+/* One table to build: the image (pixels of `input`), the table and its
+ * form. */
+typedef struct sat_job {
+    clprim_pixel_type input;
+    int exclusive, algorithm;
+    int is_float; /* a float or double table (box filters divide in it) */
+    cl_mem in, out;
+    size_t in_off, in_pitch, out_off, out_pitch, width, height;
+} sat_job;
+
+/* The arguments of one call: a table, or a box filter (from a table, or
+ * from an image through a table of its own). */
+typedef struct sat_args {
+    sat_job job;
+    int box, from_image, sum;
+    size_t radius_x, radius_y;
+} sat_args;
+
+/* Elements of a row-major block of rows x cols with that pitch; 0 with
+ * *overflow set when it does not fit size_t. */
+static size_t block_count(size_t rows, size_t cols, size_t pitch, int *overflow)
+{
+    if (!rows || !cols)
+        return 0;
+    if (rows - 1 > (SIZE_MAX - cols) / (pitch ? pitch : 1)) {
+        *overflow = 1;
+        return 0;
+    }
+    return (rows - 1) * pitch + cols;
+}
+
+/* The 2-D arguments, before the launch layer sees the buffers (lock not
+ * held): pitches against widths, sizes that fit. */
+static clprim_status check_shape(clprim_context *ctx, const char *in_name, size_t in_pitch,
+                                 size_t in_cols, size_t out_pitch, size_t out_cols,
+                                 size_t width, size_t height)
+{
+    if (in_pitch < in_cols)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "%s_pitch %zu is less than the %zu elements of a row",
+                                     in_name, in_pitch, in_cols);
+    if (out_pitch < out_cols)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "out_pitch %zu is less than the %zu elements of a row",
+                                     out_pitch, out_cols);
+    if (width >= SIZE_MAX / 16 || height >= SIZE_MAX / 16)
+        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "%zu x %zu is too large", width,
+                                     height);
+    return CLPRIM_SUCCESS;
+}
+
+/* The pixel type's build lines: the element layer's transform, converting
+ * each pixel as a cast does (NULL: none needed). */
+static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, int builtin,
+                                  char **params)
+{
+    *params = NULL;
+    if (input == CLPRIM_PIXEL_SAME)
+        return CLPRIM_SUCCESS;
+    if (!builtin)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "a custom operator's table is built from its own type: "
+                            "desc->input must be SAME, not %s", clprim_pixel_type_name(input));
+    if (input == CLPRIM_PIXEL_DOUBLE && !ctx->info.has_fp64)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double pixels need cl_khr_fp64, which %s lacks",
+                            ctx->info.device_name);
+    *params = clprim__format("%s#define IN_T %s\n#define CLPRIM_TRANSFORM 1\n"
+                             "inline T clprim_user_transform(IN_T x, ulong i) { return (T)(x); }\n",
+                             input == CLPRIM_PIXEL_DOUBLE
+                                 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                                 : "",
+                             clprim__pixel_type_cl(input));
+    return *params ? CLPRIM_SUCCESS
+                   : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+}
+
+/* The tuning row with the form the device can run: a warp across a strip
+ * needs its shuffles (cl/common/simd.clh's condition), else the serial
+ * form; a caller's type moves one column at a time. */
+static clprim__sat_tuning sat_tuning(const clprim_context *ctx, const clprim__element *e)
+{
+    clprim__sat_tuning t = clprim__sat_tuning_for(&ctx->info, e->size);
+    if (t.lanes == 32 && !(ctx->info.has_nv_ptx && ctx->info.simd_width == 32 && e->size % 4 == 0 &&
+                           e->size <= 32 && t.wg_size % 32 == 0)) {
+        t.lanes = 1;
+        t.wg_size = 1;
+    }
+    if (t.lanes != 32)
+        t.lanes = t.wg_size = 1;
+    if (!e->builtin)
+        t.cols = 1;
+    if (t.lanes == 32 && t.rows > 32)
+        t.rows = 32;
+    while (t.wg_size > 32 &&
+           SAT_LOCAL_BYTES((size_t)t.wg_size, t.lanes, t.cols, e->size) + 1024 >
+               ctx->info.local_mem_size)
+        t.wg_size /= 2;
+    return t;
+}
+
+/* The program for this element, pixel type and form (one program holds
+ * every kernel of sat.cl). */
+static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, int is_float,
+                                 const clprim__sat_tuning *t, clprim__program **prog)
+{
+    clprim_context *ctx = l->ctx;
+    clprim__program_spec spec = {program_files, l->elem.defines, NULL, t->wg_size, NULL, 0};
+    char *pixel, *params;
+    clprim_status st = pixel_params(ctx, input, l->elem.builtin, &pixel);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    params = clprim__format("%s#define SAT_LANES %u\n#define SAT_COLS %u\n#define SAT_ROWS %u\n"
+                            "#define LOOKBACK_SPINS %u\n#define SAT_T_FLOAT %d\n",
+                            pixel ? pixel : "", t->lanes, t->cols, t->rows, t->lookback_spins,
+                            is_float);
+    free(pixel);
+    if (!params)
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    spec.params = params;
+    st = clprim__program_get(ctx, &spec, prog);
+    free(params);
+    return st;
+}
+
+/* A kernel of the program with its arguments, enqueued on groups x wg. */
+static clprim_status enqueue(clprim__launch *l, clprim__program *prog, const char *name, int count,
+                             const size_t *sizes, const void *const *values, size_t groups,
+                             size_t wg)
+{
+    cl_kernel kern;
+    clprim_status st = clprim__program_kernel(l->ctx, prog, name, &kern);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__set_args(l->ctx, kern, count, sizes, values);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(l->ctx, &l->chain, kern, groups, wg);
+    return st;
+}
+
+/* The single pass's tile state, zeroed when the pool says so. */
+static clprim_status tile_state(clprim__launch *l, size_t tiles, cl_mem *state,
+                                cl_uint *generation)
+{
+    const clprim__element *e = &l->elem;
+    const size_t words = e->builtin ? e->size / 4 : 0;
+    clprim__pool_buf *buf;
+    int needs_zero;
+    clprim_status st = clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, words, e->size), &buf);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    *state = clprim__pool_mem(buf);
+    *generation = clprim__pool_generation(buf, words ? words : ((cl_ulong)e->size << 40) | tiles,
+                                          CLPRIM_TILE_GENERATION_LIMIT, &needs_zero);
+    if (needs_zero)
+        st = clprim__chain_fill(l->ctx, &l->chain, *state, 0, clprim__pool_size(buf));
+    return st;
+}
+
+/* Elements of the pixel type from offset off, at 16-byte steps for the
+ * vector path: the buffer itself starts aligned. */
+static int row_starts_aligned(size_t off, size_t pitch, unsigned cols)
+{
+    return off % cols == 0 && pitch % cols == 0;
+}
+
+/* Enqueues the table of j on the launch's chain (validated already). */
+static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
+{
+    clprim_context *ctx = l->ctx;
+    const clprim__sat_tuning t = sat_tuning(ctx, &l->elem);
+    const cl_ulong in_off = j->in_off, in_pitch = j->in_pitch, out_off = j->out_off,
+                   out_pitch = j->out_pitch, width = j->width, height = j->height;
+    int algorithm = j->algorithm;
+    cl_uint sflags = j->exclusive ? SAT_EXCLUSIVE : 0;
+    clprim__program *prog;
+    clprim_status st;
+
+    if (algorithm == CLPRIM_SAT_AUTO)
+        algorithm = ctx->info.has_single_pass ? t.sat_auto : CLPRIM_SAT_ROWS_THEN_COLUMNS;
+    if (algorithm == CLPRIM_SAT_DECOUPLED_LOOKBACK && !ctx->info.has_single_pass)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "DECOUPLED_LOOKBACK needs cl_khr_int64_base_atomics; %s lacks it",
+                            ctx->info.device_name);
+    if (!j->exclusive && (!width || !height))
+        return CLPRIM_SUCCESS;
+    st = sat_program(l, j->input, j->is_float, &t, &prog);
+    if (st == CLPRIM_SUCCESS && j->exclusive) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8, 8};
+        const void *const values[] = {&j->out, &out_off, &out_pitch, &width, &height};
+        st = enqueue(l, prog, "sat_border", 5, sizes, values,
+                     (size_t)(width + height + t.plain_wg) / t.plain_wg, t.plain_wg);
+    }
+    if (st != CLPRIM_SUCCESS || !width || !height)
+        return st;
+    if (algorithm == CLPRIM_SAT_ROWS_THEN_COLUMNS) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8, 8, 8, 4};
+        const void *const rows[] = {&j->in, &in_off,  &in_pitch, &j->out, &out_off,
+                                    &out_pitch, &width, &height, &sflags};
+        const void *const cols[] = {&j->out, &out_off, &out_pitch, &width, &height, &sflags};
+        const size_t col_sizes[] = {sizeof(cl_mem), 8, 8, 8, 8, 4};
+        st = enqueue(l, prog, "sat_rows", 9, sizes, rows,
+                     (size_t)(height + t.plain_wg - 1) / t.plain_wg, t.plain_wg);
+        if (st == CLPRIM_SUCCESS)
+            st = enqueue(l, prog, "sat_columns", 6, col_sizes, cols,
+                         (size_t)(width + t.plain_wg - 1) / t.plain_wg, t.plain_wg);
+        return st;
+    }
+    {
+        const unsigned wg = clprim__program_wg_size(prog);
+        const unsigned lanes = wg == t.wg_size ? t.lanes : 0;
+        const cl_ulong tile_w = (cl_ulong)t.lanes * t.cols;
+        const cl_ulong strips = (width + tile_w - 1) / tile_w;
+        cl_mem state = NULL;
+        cl_uint generation = 0;
+        if (!lanes) /* the device could not run the work-group the form needs */
+            return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                                "the single-pass table needs %u work-items per work-group; %s "
+                                "runs %u", t.wg_size, ctx->info.device_name, wg);
+        if (height > (cl_ulong)SIZE_MAX / 8 / strips || strips > 0xFFFFFFFFu)
+            return clprim__fail(ctx, CLPRIM_OUT_OF_BOUNDS, "%llu strips of %llu rows are too many",
+                                (unsigned long long)strips, (unsigned long long)height);
+        if (row_starts_aligned(j->in_off, j->in_pitch, t.cols))
+            sflags |= SAT_IN_VEC;
+        if (row_starts_aligned(j->out_off + (j->exclusive ? j->out_pitch + 1 : 0), j->out_pitch,
+                               t.cols))
+            sflags |= SAT_OUT_VEC;
+        if (strips == 1)
+            sflags |= SAT_ONE_STRIP;
+        else
+            st = tile_state(l, (size_t)(height * strips), &state, &generation);
+        if (st == CLPRIM_SUCCESS) {
+            const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8,
+                                    8, 8, 8, sizeof(cl_mem), 4, 4};
+            const void *const values[] = {&j->in,  &in_off, &in_pitch, &j->out,
+                                          &out_off, &out_pitch, &width, &height,
+                                          &strips, &state, &generation, &sflags};
+            st = enqueue(l, prog, "sat_single_pass", 12, sizes, values, (size_t)strips, wg);
+        }
+        return st;
+    }
+}
+
+/* One table, validated by the launch layer. */
+static clprim_status sat_body(clprim__launch *l, const void *args)
+{
+    return sat_enqueue(l, &((const sat_args *)args)->job);
+}
+
+/* One box filter, validated by the launch layer: from an image, its
+ * exclusive table first, in temporary memory. */
+static clprim_status box_body(clprim__launch *l, const void *args)
+{
+    const sat_args *a = args;
+    const clprim__sat_tuning t = sat_tuning(l->ctx, &l->elem);
+    const cl_ulong width = a->job.width, height = a->job.height, rx = a->radius_x,
+                   ry = a->radius_y;
+    cl_ulong table_off = a->job.in_off, table_pitch = a->job.in_pitch, out_off = a->job.out_off,
+             out_pitch = a->job.out_pitch;
+    cl_uint sflags = a->sum ? SAT_BOX_SUM : 0;
+    cl_mem table = a->job.in;
+    clprim__program *prog;
+    clprim_status st = CLPRIM_SUCCESS;
+
+    if (!width || !height)
+        return CLPRIM_SUCCESS;
+    if (a->from_image) {
+        sat_job j = a->job;
+        clprim__pool_buf *buf;
+        st = clprim__launch_temp(l, (size_t)((width + 1) * (height + 1)) * l->elem.size, &buf);
+        if (st != CLPRIM_SUCCESS)
+            return st;
+        j.out = table = clprim__pool_mem(buf);
+        j.out_off = 0;
+        j.out_pitch = (size_t)width + 1;
+        j.exclusive = 1;
+        j.algorithm = CLPRIM_SAT_AUTO;
+        table_off = 0;
+        table_pitch = width + 1;
+        st = sat_enqueue(l, &j);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = sat_program(l, a->from_image ? a->job.input : CLPRIM_PIXEL_SAME, a->job.is_float, &t,
+                         &prog);
+    if (st == CLPRIM_SUCCESS) {
+        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8, 8, 8, 8, 8, 4};
+        const void *const values[] = {&table,     &table_off, &table_pitch, &a->job.out,
+                                      &out_off,   &out_pitch, &width,       &height,
+                                      &rx,        &ry,        &sflags};
+        const size_t per_row = (size_t)(width + t.plain_wg - 1) / t.plain_wg;
+        st = enqueue(l, prog, "box_filter", 11, sizes, values, per_row * (size_t)height,
+                     t.plain_wg);
+    }
+    return st;
+}
+
+static int type_is_float(clprim_type t)
+{
+    return t == CLPRIM_TYPE_FLOAT || t == CLPRIM_TYPE_DOUBLE;
+}
+
+/* The launch layer's description of a call: the source and the output as
+ * 2-D blocks, with their element counts. */
+static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void *desc,
+                         clprim_type type, clprim_op op, const clprim_operator *custom,
+                         const sat_args *a, size_t in_cols, size_t in_rows, size_t out_cols,
+                         size_t out_rows, size_t out_elem, cl_uint num_wait,
+                         const cl_event *wait, cl_event *event)
+{
+    const sat_job *j = &a->job;
+    const size_t in_elem = j->input != CLPRIM_PIXEL_SAME ? clprim_pixel_type_size(j->input) : 0;
+    int overflow = 0;
+    const size_t in_n = block_count(in_rows, in_cols, j->in_pitch, &overflow);
+    const size_t out_n = block_count(out_rows, out_cols, j->out_pitch, &overflow);
+    clprim__call call = {desc, type, op, custom, NULL, a->box ? 0 : j->algorithm,
+                         a->box ? 1 : CLPRIM_SAT_ALGORITHM_COUNT_, "clprim_sat_algorithm",
+                         queue, num_wait, wait, 2,
+                         {{a->box && !a->from_image ? "src" : "in", j->in, j->in_off, in_n, in_elem, 0},
+                          {"out", j->out, j->out_off, out_n, out_elem, 1}},
+                         0};
+    clprim_status st;
+    if (event)
+        *event = NULL;
+    if ((unsigned)j->input >= CLPRIM_PIXEL_TYPE_COUNT_)
+        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE,
+                                     "desc->input %d is not a clprim_pixel_type", (int)j->input);
+    if (custom && !custom->commutative)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "a summed-area table combines in no single order: "
+                                     "desc->custom must be created with "
+                                     "CLPRIM_OPERATOR_COMMUTATIVE");
+    st = check_shape(ctx, a->box && !a->from_image ? "src" : "in", j->in_pitch, in_cols,
+                     j->out_pitch, out_cols, j->width, j->height);
+    if (st == CLPRIM_SUCCESS && overflow)
+        st = clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS,
+                                   "a pitch of %zu or %zu elements times %zu rows overflows size_t",
+                                   j->in_pitch, j->out_pitch, in_rows > out_rows ? in_rows : out_rows);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    return clprim__launch_run(ctx, &call, a->box ? box_body : sat_body, a, event);
+}
+
+clprim_status clprim_sat(clprim_context *ctx, cl_command_queue queue, const clprim_sat_desc *desc,
+                         cl_mem in, size_t in_off, size_t in_pitch, cl_mem out, size_t out_off,
+                         size_t out_pitch, size_t width, size_t height, cl_uint num_wait,
+                         const cl_event *wait, cl_event *event)
+{
+    const int ex = desc && desc->exclusive;
+    sat_args a = {{desc ? desc->input : CLPRIM_PIXEL_SAME, ex, desc ? (int)desc->algorithm : 0,
+                   desc && !desc->custom && type_is_float(desc->type), in, out, in_off, in_pitch,
+                   out_off, out_pitch, width, height},
+                  0, 0, 0, 0, 0};
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    /* an exclusive table of an empty image is still its border */
+    return run(ctx, queue, desc, desc ? desc->type : 0, desc ? desc->op : 0,
+               desc ? desc->custom : NULL, &a, width, height, width + ex,
+               (width || height || ex) ? height + ex : 0, 0, num_wait, wait, event);
+}
+
+clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue queue,
+                                const clprim_box_desc *desc, cl_mem src, size_t src_off,
+                                size_t src_pitch, cl_mem out, size_t out_off, size_t out_pitch,
+                                size_t width, size_t height, cl_uint num_wait,
+                                const cl_event *wait, cl_event *event)
+{
+    const int from_image = desc && desc->from_image;
+    const size_t empty = !width || !height;
+    sat_args a = {{from_image ? desc->input : CLPRIM_PIXEL_SAME, 1, CLPRIM_SAT_AUTO,
+                   desc && type_is_float(desc->type), src, out, src_off, src_pitch, out_off,
+                   out_pitch, width, height},
+                  1, from_image, desc && desc->sum, desc ? desc->radius_x : 0,
+                  desc ? desc->radius_y : 0};
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (empty) /* nothing to read or write */
+        return run(ctx, queue, desc, desc ? desc->type : 0, CLPRIM_OP_SUM, NULL, &a, 0, 0, 0, 0,
+                   sizeof(cl_float), num_wait, wait, event);
+    return run(ctx, queue, desc, desc ? desc->type : 0, CLPRIM_OP_SUM, NULL, &a,
+               width + !from_image, height + !from_image, width, height, sizeof(cl_float),
+               num_wait, wait, event);
+}
+
+/* ---- blocking helpers ---- */
+
+/* Copies rows x cols elements of elem bytes from a tight device block to a
+ * host block of row pitch `pitch` (the host's gaps between rows stay as
+ * they were). */
+static clprim_status read_rows(clprim_context *ctx, cl_mem mem, size_t rows, size_t cols,
+                               size_t elem, void *dst, size_t pitch)
+{
+    unsigned char *tight;
+    clprim_status st;
+    if (!rows || !cols)
+        return CLPRIM_SUCCESS;
+    if (pitch == cols)
+        return clprim__host_read_unlocked(ctx, mem, rows * cols * elem, dst, 0, NULL);
+    tight = malloc(rows * cols * elem);
+    if (!tight)
+        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    st = clprim__host_read_unlocked(ctx, mem, rows * cols * elem, tight, 0, NULL);
+    for (size_t r = 0; st == CLPRIM_SUCCESS && r < rows; ++r)
+        memcpy((unsigned char *)dst + r * pitch * elem, tight + r * cols * elem, cols * elem);
+    free(tight);
+    return st;
+}
+
+/* The shared part of the helpers: the source block on the device (its own
+ * pitch kept), a tight output block, the call, the copy back. */
+static clprim_status host_call(clprim_context *ctx, const void *desc, int box, const void *src,
+                               size_t src_elem, size_t src_pitch, size_t src_cols,
+                               size_t src_rows, void *dst, size_t dst_elem, size_t dst_pitch,
+                               size_t dst_cols, size_t dst_rows, size_t width, size_t height)
+{
+    int overflow = 0;
+    const size_t src_n = block_count(src_rows, src_cols, src_pitch, &overflow);
+    cl_mem in = NULL, out = NULL;
+    clprim_status st = CLPRIM_SUCCESS;
+
+    if (!desc || (src_n && !src) || (dst_rows && dst_cols && !dst))
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
+    if (!src_elem || !dst_elem)
+        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc's types are not clprim types");
+    if (src_pitch < src_cols || dst_pitch < dst_cols)
+        st = check_shape(ctx, box ? "src" : "in", src_pitch, src_cols, dst_pitch, dst_cols, width,
+                         height);
+    else if (overflow || src_n > SIZE_MAX / src_elem ||
+             (dst_rows && dst_cols > SIZE_MAX / dst_rows / dst_elem))
+        st = clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "%zu x %zu overflows size_t", width,
+                                   height);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, src_n * src_elem, src, &in);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, dst_rows * dst_cols * dst_elem, NULL, &out);
+    if (st == CLPRIM_SUCCESS)
+        st = box ? clprim_box_filter(ctx, NULL, desc, in, 0, src_pitch, out, 0, dst_cols, width,
+                                     height, 0, NULL, NULL)
+                 : clprim_sat(ctx, NULL, desc, in, 0, src_pitch, out, 0, dst_cols, width, height, 0,
+                              NULL, NULL);
+    if (st == CLPRIM_SUCCESS)
+        st = read_rows(ctx, out, dst_rows, dst_cols, dst_elem, dst, dst_pitch);
+    if (in)
+        clReleaseMemObject(in);
+    if (out)
+        clReleaseMemObject(out);
+    return st;
+}
+
+clprim_status clprim_sat_host(clprim_context *ctx, const clprim_sat_desc *desc, const void *in,
+                              size_t in_pitch, void *out, size_t out_pitch, size_t width,
+                              size_t height)
+{
+    size_t elem, pixel;
+    int ex;
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!desc)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    ex = desc->exclusive != 0;
+    elem = clprim__element_size(desc->type, desc->custom);
+    pixel = desc->input == CLPRIM_PIXEL_SAME ? elem : clprim_pixel_type_size(desc->input);
+    return host_call(ctx, desc, 0, in, pixel, in_pitch, width, height, out, elem, out_pitch,
+                     width + ex, (width || height || ex) ? height + ex : 0, width, height);
+}
+
+clprim_status clprim_box_filter_host(clprim_context *ctx, const clprim_box_desc *desc,
+                                     const void *src, size_t src_pitch, float *out,
+                                     size_t out_pitch, size_t width, size_t height)
+{
+    size_t elem, pixel;
+    int table;
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!desc)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    if (!width || !height)
+        return CLPRIM_SUCCESS;
+    table = !desc->from_image;
+    elem = clprim__element_size(desc->type, NULL);
+    pixel = table || desc->input == CLPRIM_PIXEL_SAME ? elem : clprim_pixel_type_size(desc->input);
+    return host_call(ctx, desc, 1, src, pixel, src_pitch, width + table, height + table, out,
+                     sizeof(cl_float), out_pitch, width, height, width, height);
+}
