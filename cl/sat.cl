@@ -119,6 +119,7 @@ SAT_KERNEL sat_single_pass(global const IN_T *in, ulong in_off, ulong in_pitch, 
     local uint tickets[2];
     T carry[SAT_COLS]; /* column totals of the rows above this tile */
     T v[SAT_ROWS][SAT_COLS];
+    T next[SAT_ROWS][SAT_COLS]; /* the next tile's, loaded while this one waits */
 
     clprim_tiles_take(s, sflags & SAT_ONE_STRIP, 0, strips, tickets);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -131,10 +132,16 @@ SAT_KERNEL sat_single_pass(global const IN_T *in, ulong in_off, ulong in_pitch, 
     uint gen = 0;
 #endif
 
+    for (uint k = 0; k < SAT_ROWS; ++k)
+        sat_load(in, in_off, in_pitch, width, height, x, grp * SAT_ROWS + k, vec, next[k]);
     for (ulong y0 = 0; y0 < height; y0 += SAT_TH) {
         const ulong ya = y0 + grp * SAT_ROWS; /* this work-item's first row */
         for (uint k = 0; k < SAT_ROWS; ++k)
-            sat_load(in, in_off, in_pitch, width, height, x, ya + k, vec, v[k]);
+            for (uint c = 0; c < SAT_COLS; ++c)
+                v[k][c] = next[k][c];
+        /* past the last row the loads give the identity and are not used */
+        for (uint k = 0; k < SAT_ROWS; ++k)
+            sat_load(in, in_off, in_pitch, width, height, x, ya + SAT_TH + k, vec, next[k]);
         /* each row within the strip: inclusive, then the row's left prefix */
         for (uint k = 0; k < SAT_ROWS; ++k)
             for (uint c = 1; c < SAT_COLS; ++c)
@@ -272,34 +279,44 @@ inline T sat_box_sum(T a, T b, T c, T d)
 #endif
 }
 
-/* One output pixel per work-item: the window [x1, x2) x [y1, y2) clamped to
- * the image, from the exclusive table's four corners. The grid is rows x
- * ceil(width / work-group size) work-groups. */
+/* SAT_BOX_X consecutive output pixels per work-item, each from the
+ * exclusive table's four corners of its window [x1, x2) x [y1, y2) clamped
+ * to the image. The grid is rows x ceil(width / (work-group size x
+ * SAT_BOX_X)) work-groups (fewer than 2^32). */
 kernel void box_filter(global const T *table, ulong table_off, ulong table_pitch,
                        global float *out, ulong out_off, ulong out_pitch, ulong width,
                        ulong height, ulong radius_x, ulong radius_y, uint sflags)
 {
-    const ulong wg = get_local_size(0), per_row = (width + wg - 1) / wg;
-    const ulong y = get_group_id(0) / per_row;
-    const ulong x = (get_group_id(0) % per_row) * wg + get_local_id(0);
-    if (y >= height || x >= width)
+    const uint wg = get_local_size(0);
+    const uint per_row = (uint)((width + (ulong)wg * SAT_BOX_X - 1) / ((ulong)wg * SAT_BOX_X));
+    const uint g = get_group_id(0);
+    const ulong y = g / per_row;
+    const ulong xs = ((ulong)(g % per_row) * wg + get_local_id(0)) * SAT_BOX_X;
+    if (y >= height)
         return;
-    const ulong x1 = x > radius_x ? x - radius_x : 0, y1 = y > radius_y ? y - radius_y : 0;
-    const ulong x2 = radius_x >= width - x ? width : x + radius_x + 1;
+    const ulong y1 = y > radius_y ? y - radius_y : 0;
     const ulong y2 = radius_y >= height - y ? height : y + radius_y + 1;
-    global const T *t = table + table_off;
-    const T sum = sat_box_sum(t[y1 * table_pitch + x1], t[y1 * table_pitch + x2],
-                              t[y2 * table_pitch + x1], t[y2 * table_pitch + x2]);
-    float r;
-    if (sflags & SAT_BOX_SUM)
-        r = (float)sum;
+    global const T *top = table + table_off + y1 * table_pitch;
+    global const T *bottom = table + table_off + y2 * table_pitch;
+    global float *o = out + out_off + y * out_pitch;
+    for (uint c = 0; c < SAT_BOX_X; ++c) {
+        const ulong x = xs + c;
+        if (x >= width)
+            return;
+        const ulong x1 = x > radius_x ? x - radius_x : 0;
+        const ulong x2 = radius_x >= width - x ? width : x + radius_x + 1;
+        const T sum = sat_box_sum(top[x1], top[x2], bottom[x1], bottom[x2]);
+        float r;
+        if (sflags & SAT_BOX_SUM)
+            r = (float)sum;
 #if T_SIZE == 8 && SAT_T_FLOAT
-    else
-        r = (float)(sum / (double)((x2 - x1) * (y2 - y1)));
+        else
+            r = (float)(sum / (double)((x2 - x1) * (y2 - y1)));
 #else
-    else
-        r = (float)sum / (float)((x2 - x1) * (y2 - y1));
+        else
+            r = (float)sum / (float)((x2 - x1) * (y2 - y1));
 #endif
-    out[out_off + y * out_pitch + x] = r;
+        o[x] = r;
+    }
 }
 #endif

@@ -30,6 +30,9 @@
 #define SAT_ONE_STRIP 8u /* one strip: no ticket, no look-back */
 #define SAT_BOX_SUM 16u  /* box_filter: sums instead of means */
 
+/* box_filter: output pixels per work-item */
+#define SAT_BOX_X 4
+
 /* A strip is SAT_TILE_W columns wide; a work-group steps down it a tile of
  * SAT_TILE_H rows at a time. */
 #define SAT_TILE_W(lanes, cols) ((lanes) * (cols))

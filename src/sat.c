@@ -303,9 +303,14 @@ static clprim_status box_body(clprim__launch *l, const void *args)
         const void *const values[] = {&table,     &table_off, &table_pitch, &a->job.out,
                                       &out_off,   &out_pitch, &width,       &height,
                                       &rx,        &ry,        &sflags};
-        const size_t per_row = (size_t)(width + t.plain_wg - 1) / t.plain_wg;
-        st = enqueue(l, prog, "box_filter", 11, sizes, values, per_row * (size_t)height,
-                     t.plain_wg);
+        const cl_ulong span = (cl_ulong)t.plain_wg * SAT_BOX_X;
+        const cl_ulong groups = (width + span - 1) / span * height;
+        if (groups > 0xFFFFFFFFu)
+            st = clprim__fail(l->ctx, CLPRIM_OUT_OF_BOUNDS, "a %llu x %llu box filter is too "
+                              "large for one grid", (unsigned long long)width,
+                              (unsigned long long)height);
+        else
+            st = enqueue(l, prog, "box_filter", 11, sizes, values, (size_t)groups, t.plain_wg);
     }
     return st;
 }
