@@ -28,6 +28,11 @@
 #include "common/lookback.clh"
 #endif
 
+/* 1: a row waits for its left neighbour's prefix alone (the chained scan),
+ * publishing no aggregate first; 0: decoupled look-back */
+#ifndef SAT_CHAINED
+#define SAT_CHAINED 0
+#endif
 #define SAT_GROUPS (WG_SIZE / SAT_LANES)
 #define SAT_TH (SAT_GROUPS * SAT_ROWS)
 #if SAT_LANES == 32 && !CLPRIM_SIMD_SHUFFLE
@@ -102,8 +107,10 @@ inline T sat_row_left(clprim_tiles s, ulong y, ulong q, uint generation, T total
             clprim_tile_publish(s, t, generation, TILE_PREFIX, total);
         return IDENTITY;
     }
+#if !SAT_CHAINED
     clprim_tile_publish(s, t, generation, TILE_AGGREGATE, total);
-    const T left = clprim_lookback(s, t, generation, 1u, LB_FALLBACK_ARGS);
+#endif
+    const T left = clprim_lookback(s, t, generation, !SAT_CHAINED, LB_FALLBACK_ARGS);
     clprim_tile_publish(s, t, generation, TILE_PREFIX, OP(left, total));
     return left;
 }

@@ -448,6 +448,7 @@ typedef struct clprim__sat_tuning {
     unsigned rows;           /* rows per work-item of a tile */
     unsigned plain_wg;       /* the other kernels' work-group size */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    unsigned chained;        /* 1: rows wait for their left prefix alone (no aggregates) */
     clprim_sat_algorithm sat_auto; /* what AUTO runs where the single pass can */
     const char *source;
 } clprim__sat_tuning;
