@@ -116,17 +116,10 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
     if (tiles == 1) {
         kflags |= COMPACT_ONE_TILE;
     } else {
-        clprim__pool_buf *buf;
-        const size_t words = mode == COMPACT_RLE ? 0 : 2;
-        int needs_zero;
-        st = clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, words, 16), &buf);
+        st = clprim__launch_tile_state(l, tiles, mode == COMPACT_RLE ? 0 : 2, 16, &state,
+                                       &generation);
         if (st != CLPRIM_SUCCESS)
             return st;
-        state = clprim__pool_mem(buf);
-        generation = clprim__pool_generation(buf, words ? 2u : ((cl_ulong)16 << 40) | tiles,
-                                             CLPRIM_TILE_GENERATION_LIMIT, &needs_zero);
-        if (needs_zero)
-            st = clprim__chain_fill(ctx, &l->chain, state, 0, clprim__pool_size(buf));
     }
     if (st == CLPRIM_SUCCESS && mode == COMPACT_PARTITION) {
         /* the stable partition places rejected elements after all kept ones:

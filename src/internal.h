@@ -364,6 +364,14 @@ clprim_status clprim__launch_run_locked(clprim_context *ctx, const clprim__call 
  * the call ends). */
 clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_buf **buf);
 
+/* Lock held. The status array of a single-pass kernel's look-back
+ * (cl/common/abi.h's layout) in temporary memory for the rest of the call:
+ * `tiles` tiles carrying values of value_size bytes in `words` status
+ * words each (0: value slots). *generation is this call's; the array is
+ * zeroed first (on l's chain) when the pool cannot vouch for its words. */
+clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t words,
+                                        size_t value_size, cl_mem *state, cl_uint *generation);
+
 /* Blocking helpers: a device buffer of `bytes` (at least 1) holding a copy
  * of host memory `src` (NULL: uninitialised), and the copy back; failures
  * are recorded with what failed. Take the lock for their messages. */

@@ -7,6 +7,8 @@
  * transfers are here too. */
 #include "internal.h"
 
+#include "common/abi.h"
+
 #include <string.h>
 
 clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem mem, size_t off,
@@ -348,4 +350,23 @@ clprim_status clprim__host_read_unlocked(clprim_context *ctx, cl_mem mem, size_t
         return clprim__fail_unlocked(ctx, err, "copying %zu bytes of the result back to the host "
                                      "failed: %s", bytes, clprim_status_string(err));
     return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t words,
+                                        size_t value_size, cl_mem *state, cl_uint *generation)
+{
+    clprim__pool_buf *buf;
+    int needs_zero;
+    clprim_status st =
+        clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, words, value_size), &buf);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    *state = clprim__pool_mem(buf);
+    /* the layout: words per tile, or the slots' value size and tile count */
+    *generation = clprim__pool_generation(
+        buf, words ? words : ((cl_ulong)value_size << 40) | tiles, CLPRIM_TILE_GENERATION_LIMIT,
+        &needs_zero);
+    if (needs_zero)
+        st = clprim__chain_fill(l->ctx, &l->chain, *state, 0, clprim__pool_size(buf));
+    return st;
 }

@@ -155,25 +155,6 @@ static clprim_status enqueue(clprim__launch *l, clprim__program *prog, const cha
     return st;
 }
 
-/* The single pass's tile state, zeroed when the pool says so. */
-static clprim_status tile_state(clprim__launch *l, size_t tiles, cl_mem *state,
-                                cl_uint *generation)
-{
-    const clprim__element *e = &l->elem;
-    const size_t words = e->builtin ? e->size / 4 : 0;
-    clprim__pool_buf *buf;
-    int needs_zero;
-    clprim_status st = clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, words, e->size), &buf);
-    if (st != CLPRIM_SUCCESS)
-        return st;
-    *state = clprim__pool_mem(buf);
-    *generation = clprim__pool_generation(buf, words ? words : ((cl_ulong)e->size << 40) | tiles,
-                                          CLPRIM_TILE_GENERATION_LIMIT, &needs_zero);
-    if (needs_zero)
-        st = clprim__chain_fill(l->ctx, &l->chain, *state, 0, clprim__pool_size(buf));
-    return st;
-}
-
 /* Elements of the pixel type from offset off, at 16-byte steps for the
  * vector path: the buffer itself starts aligned. */
 static int row_starts_aligned(size_t off, size_t pitch, unsigned cols)
@@ -245,7 +226,9 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
         if (strips == 1)
             sflags |= SAT_ONE_STRIP;
         else
-            st = tile_state(l, (size_t)(height * strips), &state, &generation);
+            st = clprim__launch_tile_state(l, (size_t)(height * strips),
+                                           l->elem.builtin ? l->elem.size / 4 : 0, l->elem.size,
+                                           &state, &generation);
         if (st == CLPRIM_SUCCESS) {
             const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8,
                                     8, 8, 8, sizeof(cl_mem), 4, 4};

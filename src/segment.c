@@ -145,24 +145,15 @@ static size_t reduce_carry_bytes(const clprim__element *e)
     return 2 * p;
 }
 
-/* The tile state of the look-back, zeroed when the pool says so. */
+/* The tile state of the look-back: a reduce's (count, value) pair packed
+ * in two split words, or in value slots; a scan's element as scan's. */
 static clprim_status tile_state(clprim__launch *l, const segment_args *a, size_t tiles,
                                 cl_mem *state, cl_uint *generation)
 {
     const clprim__element *e = &l->elem;
     const size_t words = reduce_packed(a, e) ? 2 : !a->reduce && e->builtin ? e->size / 4 : 0;
-    const size_t value = a->reduce ? reduce_carry_bytes(e) : e->size;
-    clprim__pool_buf *buf;
-    int needs_zero;
-    clprim_status st = clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, words, value), &buf);
-    if (st != CLPRIM_SUCCESS)
-        return st;
-    *state = clprim__pool_mem(buf);
-    *generation = clprim__pool_generation(buf, words ? words : ((cl_ulong)value << 40) | tiles,
-                                          CLPRIM_TILE_GENERATION_LIMIT, &needs_zero);
-    if (needs_zero)
-        st = clprim__chain_fill(l->ctx, &l->chain, *state, 0, clprim__pool_size(buf));
-    return st;
+    return clprim__launch_tile_state(l, tiles, words, a->reduce ? reduce_carry_bytes(e) : e->size,
+                                     state, generation);
 }
 
 /* Offsets: the first segment of every tile, found by a search per tile. */

@@ -242,14 +242,8 @@ static void test_host_helpers(void **state)
     assert_int_equal(total, 4);
 }
 
-static void expect_refused(clprim_status got, clprim_status want, const char *needle)
-{
-    char msg[8192];
-    clprim_context_last_error(ctx, msg, sizeof msg);
-    if (got != want || !strstr(msg, needle))
-        fail_msg("got %s (%s), want %s with \"%s\"", clprim_status_string(got), msg,
-                 clprim_status_string(want), needle);
-}
+#define expect_refused(got, want, needle) \
+    assert_int_equal(tu_refused(ctx, (got), (want), (needle)), 0)
 
 static void test_refused(void **state)
 {

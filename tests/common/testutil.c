@@ -212,3 +212,14 @@ int tu_run_reduce_case(clprim_context *ctx, const tu_reduce_case *c)
     run_release(&r);
     return rc;
 }
+
+int tu_refused(clprim_context *ctx, clprim_status got, clprim_status want, const char *needle)
+{
+    char msg[8192];
+    clprim_context_last_error(ctx, msg, sizeof msg);
+    if (got == want && strstr(msg, needle))
+        return 0;
+    fprintf(stderr, "got %s (%s), want %s with \"%s\"\n", clprim_status_string(got), msg,
+            clprim_status_string(want), needle);
+    return -1;
+}

@@ -49,4 +49,9 @@ typedef struct tu_reduce_case {
 int tu_run_reduce_case(clprim_context *ctx, const tu_reduce_case *c);
 void tu_describe_reduce(const tu_reduce_case *c, char *buf, size_t size);
 
+/* Whether a call was refused as expected: status `want` and the context's
+ * last error containing `needle`. 0 when so; otherwise prints what came
+ * instead and returns -1. */
+int tu_refused(clprim_context *ctx, clprim_status got, clprim_status want, const char *needle);
+
 #endif
