@@ -295,9 +295,12 @@ typedef struct clprim_element clprim_element;
 CLPRIM_API clprim_status clprim_element_create(clprim_context *ctx,
                                                           const clprim_element_desc *desc,
                                                           clprim_element **element);
-/* NULL is a no-op. */
+/* NULL is a no-op. A released element type (or operator), passed to any
+ * call afterwards, is refused with CLPRIM_INVALID_ARGUMENT: clprim looks the
+ * pointer up among the handles created and not released, process-wide, and
+ * never reads through a released one. */
 CLPRIM_API void clprim_element_release(clprim_element *element);
-/* The element size given at creation (0 for NULL). */
+/* The element size given at creation (0 for NULL or a released one). */
 CLPRIM_API size_t clprim_element_size(const clprim_element *element);
 
 /* An associative operator with an identity on an element type of the
@@ -373,9 +376,10 @@ typedef struct clprim_operator clprim_operator;
 
 CLPRIM_API clprim_status clprim_operator_create(clprim_context *ctx, const clprim_operator_desc *desc,
                                                 clprim_operator **op);
-/* NULL is a no-op. */
+/* NULL is a no-op. A released operator is refused by later calls
+ * (CLPRIM_INVALID_ARGUMENT), as clprim_element_release says. */
 CLPRIM_API void clprim_operator_release(clprim_operator *op);
-/* The element size given at creation (0 for NULL). */
+/* The element size given at creation (0 for NULL or a released one). */
 CLPRIM_API size_t clprim_operator_size(const clprim_operator *op);
 
 /* ------------------------------------------------------------------------ */

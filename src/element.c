@@ -45,13 +45,23 @@ char *clprim__element_type_defines(const clprim_context *ctx, const char *type,
 
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom)
 {
-    return custom ? custom->size : clprim_type_size(type);
+    if (custom)
+        return clprim__handle_live(custom) ? custom->size : 0;
+    return clprim_type_size(type);
 }
 
 clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clprim_op op,
                                       const clprim_operator *custom,
                                       const clprim_element *element, clprim__element *e)
 {
+    if (element && !clprim__handle_live(element))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "desc->element is not a live element type (released, or not from "
+                            "clprim_element_create)");
+    if (custom && !clprim__handle_live(custom))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "desc->custom is not a live operator (released, or not from "
+                            "clprim_operator_create)");
     if (element) {
         if (element->ctx != ctx)
             return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,

@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: status types | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning | scan reduce segment sat | compact
+ * layers: status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning | scan reduce segment sat | compact
  *
  *   status, types  X-macro tables: names, sizes, built-in element defines
  *   diag           failure messages, last error, log callback, formatting
@@ -61,6 +61,15 @@ struct clprim_context {
     char *cache_dir;      /* on-disk program cache folder, NULL when off */
     unsigned long cache_writes;
 };
+
+/* ---- the caller's live handles (handles.c) ---- */
+
+/* Operators and element types are registered when created and removed when
+ * released; 0, or -1 when memory is short. */
+int clprim__handle_add(const void *p);
+void clprim__handle_remove(const void *p);
+/* Whether p is a handle created and not yet released (no lock needed). */
+int clprim__handle_live(const void *p);
 
 /* ---- tables (types.c, status.c) ---- */
 

@@ -125,6 +125,8 @@ static clprim_status element_create_locked(clprim_context *ctx, const clprim_ele
     el->defines = defines;
     defines = NULL;
     st = probe(ctx, NULL, d->type, d->size, el->defines);
+    if (st == CLPRIM_SUCCESS && clprim__handle_add(el) != 0)
+        st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
 cleanup:
     free(defines);
     if (st != CLPRIM_SUCCESS) {
@@ -153,6 +155,7 @@ void clprim_element_release(clprim_element *element)
 {
     if (!element)
         return;
+    clprim__handle_remove(element);
     free(element->type);
     free(element->source);
     free(element->defines);
@@ -161,7 +164,7 @@ void clprim_element_release(clprim_element *element)
 
 size_t clprim_element_size(const clprim_element *element)
 {
-    return element ? element->size : 0;
+    return element && clprim__handle_live(element) ? element->size : 0;
 }
 
 static clprim_status create_locked(clprim_context *ctx, const clprim_operator_desc *d,
@@ -174,6 +177,10 @@ static clprim_status create_locked(clprim_context *ctx, const clprim_operator_de
 
     if (!d || !out)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc or op is NULL");
+    if (d->element && !clprim__handle_live(d->element))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "desc->element is not a live element type (released, or not from "
+                            "clprim_element_create)");
     if (d->element && d->element->ctx != ctx)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "desc->element was created on another context");
@@ -205,6 +212,8 @@ static clprim_status create_locked(clprim_context *ctx, const clprim_operator_de
     op->size = size;
     op->commutative = (d->flags & CLPRIM_OPERATOR_COMMUTATIVE) != 0;
     st = probe(ctx, d, type, size, op->defines);
+    if (st == CLPRIM_SUCCESS && clprim__handle_add(op) != 0)
+        st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
 cleanup:
     if (st != CLPRIM_SUCCESS) {
         clprim_operator_release(op);
@@ -231,12 +240,13 @@ void clprim_operator_release(clprim_operator *op)
 {
     if (!op)
         return;
+    clprim__handle_remove(op);
     free(op->defines);
     free(op);
 }
 
 size_t clprim_operator_size(const clprim_operator *op)
 {
-    return op ? op->size : 0;
+    return op && clprim__handle_live(op) ? op->size : 0;
 }
 

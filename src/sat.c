@@ -329,7 +329,7 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
     if ((unsigned)j->input >= CLPRIM_PIXEL_TYPE_COUNT_)
         return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE,
                                      "desc->input %d is not a clprim_pixel_type", (int)j->input);
-    if (custom && !custom->commutative)
+    if (custom && clprim__handle_live(custom) && !custom->commutative) /* dead: launch says */
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "a summed-area table combines in no single order: "
                                      "desc->custom must be created with "

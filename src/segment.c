@@ -76,6 +76,10 @@ static clprim_status check_segments(clprim_context *ctx, const clprim_segments *
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "segments->kind %d is not a clprim_segments_kind",
                                      (int)s->kind);
+    if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element && !clprim__handle_live(s->key_element))
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "segments->key_element is not a live element type "
+                                     "(released, or not from clprim_element_create)");
     if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element && s->key_element->ctx != ctx)
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "segments->key_element belongs to another context");

@@ -78,6 +78,42 @@ static void test_misuse(void **state)
     clReleaseMemObject(ro);
 }
 
+/* A released operator or element type is refused by its pointer, before
+ * anything reads through it (the sanitizer build would see such a read). */
+static void test_released_handles(void **state)
+{
+    const clprim_operator_desc od = {"int", NULL, "a + b", "0", 4, 0, NULL, 0, NULL};
+    const clprim_element_desc ed = {"int", NULL, 4};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_compact_desc cd;
+    clprim_operator *op = NULL;
+    clprim_element *el = NULL;
+    clprim_operator_desc on_el = od;
+    (void)state;
+    assert_int_equal(clprim_operator_create(ctx, &od, &op), CLPRIM_SUCCESS);
+    assert_int_equal(clprim_element_create(ctx, &ed, &el), CLPRIM_SUCCESS);
+    assert_int_equal(clprim_operator_size(op), 4);
+    d.custom = op;
+    expect(scan(&d, buf, 0, buf, 16, 16), CLPRIM_SUCCESS, NULL);
+    clprim_operator_release(op);
+    clprim_element_release(el);
+    assert_int_equal(clprim_operator_size(op), 0);
+    assert_int_equal(clprim_element_size(el), 0);
+    expect(scan(&d, buf, 0, buf, 16, 16), CLPRIM_INVALID_ARGUMENT, "not a live operator");
+    memset(&cd, 0, sizeof cd);
+    cd.element = el;
+    cd.predicate = CLPRIM_PREDICATE_FLAGS_U8;
+    cd.flags = buf;
+    expect(clprim_select(ctx, NULL, &cd, buf, 0, buf, 100, 8, NULL, 0, 0, NULL, NULL),
+           CLPRIM_INVALID_ARGUMENT, "not a live element type");
+    on_el.element = el;
+    op = NULL;
+    expect(clprim_operator_create(ctx, &on_el, &op), CLPRIM_INVALID_ARGUMENT,
+           "not a live element type");
+    assert_null(op);
+    clFinish(clprim_context_queue(ctx));
+}
+
 static void test_null_handles(void **state)
 {
     clprim_scan_desc d = {0};
@@ -303,7 +339,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_handles),   cmocka_unit_test(test_out_of_bounds),
-        cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_misuse),         cmocka_unit_test(test_released_handles),
         cmocka_unit_test(test_unknown_enums),  cmocka_unit_test(test_wrong_objects),
         cmocka_unit_test(test_bad_wait_list),  cmocka_unit_test(test_no_fp64),
         cmocka_unit_test(test_no_device),      cmocka_unit_test(test_last_error_truncates),
