@@ -2,12 +2,14 @@
 /* The on-disk program cache: hits across contexts and processes, damaged
  * files and rejected binaries rebuilt and replaced, a driver update missing,
  * the switches, an unwritable folder, two processes filling one entry at
- * once, and the PTX edit that bounds a kernel's registers on NVIDIA. Hits and stores are counted from the log callback's messages; every
+ * once, the folder removed under a live context, entries cut short while
+ * other processes read them, and the PTX edit that bounds a kernel's registers on NVIDIA. Hits and stores are counted from the log callback's messages; every
  * run also checks a scan's result, so a bad binary cannot pass unnoticed.
  *
  * `test_cache child DIR hit|any` is the second process: one context on DIR,
  * one checked scan, "hits=H stores=S damaged=D" on stdout, exit status 0
- * when the scan was right (and, with `hit`, every program came from DIR). */
+ * when the scan was right (and, with `hit`, every program came from DIR).
+ * A full disk is test_faults' (the cache's writes failed in turn). */
 #define _POSIX_C_SOURCE 200809L
 #include "common/testutil.h"
 
@@ -356,6 +358,79 @@ static void test_two_processes_fill_one_entry(void **state)
     remove_dir(dir);
 }
 
+/* The folder removed under a live context: its next build cannot store (or
+ * stores into a folder made again); every call is still right, and a new
+ * context on the same path makes the folder again and fills it. */
+static void test_folder_removed(void **state)
+{
+    char *dir = fresh_dir();
+    clprim_context_options o;
+    clprim_context *ctx = NULL;
+    const clprim_scan_desc a = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_MULTILEVEL, NULL,
+                                NULL};
+    const clprim_scan_desc b = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, 0, CLPRIM_SCAN_MULTILEVEL, NULL,
+                                NULL};
+    cl_int x[1000], y[1000], run = 0, top = INT32_MIN;
+    uint64_t s = tu_seed();
+    counts c;
+    (void)state;
+    memset(&c, 0, sizeof c);
+    memset(&o, 0, sizeof o);
+    o.log = count_log;
+    o.log_user = &c;
+    o.cache_dir = dir;
+    for (int i = 0; i < 1000; ++i)
+        x[i] = (cl_int)(tu_rand(&s) % 1000) - 500;
+    assert_int_equal(clprim_context_create(&o, &ctx), CLPRIM_SUCCESS);
+    assert_int_equal(clprim_scan_host(ctx, &a, x, y, 1000), CLPRIM_SUCCESS);
+    for (int i = 0; i < 1000; ++i)
+        assert_int_equal(y[i], run += x[i]);
+    assert_true(for_entries(dir, remove_path) >= 1);
+    assert_int_equal(rmdir(dir), 0);
+    assert_int_equal(clprim_scan_host(ctx, &b, x, y, 1000), CLPRIM_SUCCESS);
+    for (int i = 0; i < 1000; ++i) {
+        top = x[i] > top ? x[i] : top;
+        assert_int_equal(y[i], top);
+    }
+    clprim_context_release(ctx);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_true(c.stores >= 1);
+    remove_dir(dir);
+}
+
+/* Entries cut short (to nothing, and to half) while other processes read
+ * them: a cut entry reads as damaged and is rebuilt, never used. */
+static void cut_half(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        assert_int_equal(truncate(path, st.st_size / 2), 0);
+}
+
+static void cut_all(const char *path)
+{
+    assert_int_equal(truncate(path, 0), 0);
+}
+
+static void test_truncated_while_read(void **state)
+{
+    char *dir = fresh_dir();
+    counts c, first;
+    (void)state;
+    assert_int_equal(run_once(dir, 0, &first), 0);
+    for (int round = 0; round < 4; ++round) {
+        const pid_t a = spawn_child(dir, "any"), b = spawn_child(dir, "any");
+        for_entries(dir, round % 2 ? cut_all : cut_half);
+        assert_int_equal(wait_child(a), 0);
+        assert_int_equal(wait_child(b), 0);
+    }
+    for_entries(dir, cut_half);
+    assert_int_equal(run_once(dir, 0, &c), 0);
+    assert_true(c.damaged >= 1);
+    assert_int_equal(c.hits, 0);
+    remove_dir(dir);
+}
+
 /* internal (src/build.c): the PTX edit behind the single pass's register
  * bound on NVIDIA; checked here on text, since only NVIDIA runs it */
 char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry,
@@ -400,6 +475,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_switched_off),
         cmocka_unit_test(test_unwritable_folder),
         cmocka_unit_test(test_two_processes_fill_one_entry),
+        cmocka_unit_test(test_folder_removed),
+        cmocka_unit_test(test_truncated_while_read),
         cmocka_unit_test(test_ptx_register_bound),
     };
     self = argv[0];

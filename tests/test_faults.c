@@ -10,11 +10,14 @@
  * then return success with a verified result, or a non-zero status with a
  * non-empty last-error message; and the same context must then complete the
  * whole workload again, verified. Context creation is swept the same way
- * (its message reaches the log callback: there is no context to ask). A
- * hang fails by CTest's timeout. */
+ * (its message reaches the log callback: there is no context to ask). And
+ * the disk cache's writes fail as on a full disk, on a cold cache: every
+ * call must still succeed, verified, leave no temporary file behind, and a
+ * new context on that folder must work. A hang fails by CTest's timeout. */
 #define _GNU_SOURCE
 #include "common/testutil.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,6 +43,7 @@ static name_fn name_of;
 
 static cl_int x[N];
 static char cache_dir[] = "/tmp/clprim-faults-XXXXXX";
+static const char *context_dir = cache_dir; /* the folder context() gives */
 
 typedef struct work {
     cl_mem in, out, count;
@@ -155,7 +159,7 @@ static clprim_context *context(char *log)
     clprim_context_options o;
     clprim_context *ctx = NULL;
     memset(&o, 0, sizeof o);
-    o.cache_dir = cache_dir;
+    o.cache_dir = context_dir;
     o.log = log_to;
     o.log_user = log;
     o.device = getenv("CLPRIM_DEVICE");
@@ -289,11 +293,97 @@ static void test_context_creation(void **state)
     assert_int_equal(s.findings, 0);
 }
 
+/* Files of dir, removed; returns how many were left as temporary files. */
+static int empty_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4096];
+    int tmp = 0;
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        tmp += strstr(e->d_name, ".tmp") != NULL;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        remove(path);
+    }
+    if (d)
+        closedir(d);
+    return tmp;
+}
+
+/* The disk cache's writes failed in turn on a cold cache (a full disk):
+ * the calls succeed (a program that cannot be kept is still built), no
+ * temporary file stays, and a new context on the folder works. */
+static void test_disk_cache_writes(void **state)
+{
+    static const char *const io[] = {"fwrite", "fclose", "rename"};
+    static sweep s;
+    char dir[] = "/tmp/clprim-faults-cold-XXXXXX";
+    unsigned long counts[3];
+    clprim_context *ctx;
+    work w;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    context_dir = dir;
+    ctx = context(s.log);
+    assert_non_null(ctx);
+    assert_true(make_work(ctx, &w));
+    arm(NULL, 0);
+    assert_int_equal(workload(ctx, &w, "clean"), 0);
+    disarm();
+    for (int f = 0; f < 3; ++f)
+        counts[f] = count_of(io[f]);
+    free_work(&w);
+    clprim_context_release(ctx);
+    assert_true(counts[0] > 0 && counts[2] > 0); /* a cold cache is written */
+    for (int f = 0; f < 3; ++f)
+        for (unsigned long k = 1; k <= counts[f]; ++k) {
+            snprintf(s.fault, sizeof s.fault, "disk cache: %s #%lu of %lu", io[f], k, counts[f]);
+            empty_dir(dir);
+            ctx = context(s.log);
+            assert_non_null(ctx);
+            assert_true(make_work(ctx, &w));
+            arm(io[f], k);
+            /* "clean": every call must succeed, the write's failure notwithstanding */
+            s.findings += workload(ctx, &w, "clean");
+            s.injected += disarm();
+            free_work(&w);
+            clprim_context_release(ctx);
+            ++s.runs;
+            {
+                DIR *d = opendir(dir);
+                struct dirent *e;
+                while (d && (e = readdir(d)) != NULL)
+                    if (strstr(e->d_name, ".tmp")) {
+                        fprintf(stderr, "[%s] left %s behind\n", s.fault, e->d_name);
+                        ++s.findings;
+                    }
+                if (d)
+                    closedir(d);
+            }
+            ctx = context(s.log); /* whatever the folder holds now */
+            assert_non_null(ctx);
+            assert_true(make_work(ctx, &w));
+            s.findings += workload(ctx, &w, "clean");
+            free_work(&w);
+            clprim_context_release(ctx);
+        }
+    empty_dir(dir);
+    rmdir(dir);
+    context_dir = cache_dir;
+    printf("# %lu disk-cache write faults injected in %lu runs; %d findings\n", s.injected,
+           s.runs, s.findings);
+    assert_true(s.injected > 0);
+    assert_int_equal(s.findings, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_context_creation),
         cmocka_unit_test(test_workload),
+        cmocka_unit_test(test_disk_cache_writes),
     };
     uint64_t s = tu_seed();
     size_t i;

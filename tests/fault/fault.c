@@ -2,7 +2,9 @@
 /* Fault injection for the tests: loaded in front of the OpenCL ICD loader
  * (LD_PRELOAD), it passes every OpenCL call clprim makes on to the real one,
  * counting them, and makes the K-th call of one function (or of all of them)
- * fail with a realistic error code instead, once. A test drives it through
+ * fail with a realistic error code instead, once. The disk cache's writes
+ * (fwrite, fclose, rename) fail as on a full disk (ENOSPC), counted only
+ * when the program itself calls them, not a driver's library. A test drives it through
  * clprim_fault_arm / clprim_fault_count, found with dlsym (absent: the test
  * runs without it and skips). Only calls made while armed are counted, so a
  * test's own setup never fails. */
@@ -12,7 +14,9 @@
 #endif
 #include <CL/cl.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 /* XX(name, error code it fails with) for each function wrapped below */
@@ -39,7 +43,10 @@
     XX(clEnqueueWriteBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                 \
     XX(clEnqueueFillBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                  \
     XX(clEnqueueCopyBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                  \
-    XX(clEnqueueMarkerWithWaitList, CL_OUT_OF_HOST_MEMORY)
+    XX(clEnqueueMarkerWithWaitList, CL_OUT_OF_HOST_MEMORY)                     \
+    XX(fwrite, ENOSPC)                                                         \
+    XX(fclose, ENOSPC)                                                         \
+    XX(rename, ENOSPC)
 
 enum {
 #define XX(name, code) F_##name,
@@ -239,3 +246,52 @@ WRAP_INT(clEnqueueCopyBuffer,
 WRAP_INT(clEnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint n, const cl_event *w,
                                        cl_event *e),
          (q, n, w, e))
+
+/* ---- the disk cache's writes, as on a full disk ---- */
+
+/* Whether the caller is the program (clprim is linked into the tests), not
+ * a shared library such as the OpenCL driver writing its own cache. */
+static int from_program(void *caller)
+{
+    Dl_info info;
+    return dladdr(caller, &info) && info.dli_fname && !strstr(info.dli_fname, ".so");
+}
+
+size_t fwrite(const void *p, size_t size, size_t n, FILE *f)
+{
+    static size_t (*real)(const void *, size_t, size_t, FILE *);
+    if (from_program(__builtin_return_address(0)) && fail_now(F_fwrite)) {
+        errno = codes[F_fwrite];
+        return n / 2; /* part of it went out */
+    }
+    if (!real)
+        *(void **)&real = next("fwrite");
+    return real(p, size, n, f);
+}
+
+int fclose(FILE *f)
+{
+    static int (*real)(FILE *);
+    const int fail = from_program(__builtin_return_address(0)) && fail_now(F_fclose);
+    int rc;
+    if (!real)
+        *(void **)&real = next("fclose");
+    rc = real(f); /* closed either way, as fclose does when its flush fails */
+    if (fail) {
+        errno = codes[F_fclose];
+        return EOF;
+    }
+    return rc;
+}
+
+int rename(const char *from, const char *to)
+{
+    static int (*real)(const char *, const char *);
+    if (from_program(__builtin_return_address(0)) && fail_now(F_rename)) {
+        errno = codes[F_rename];
+        return -1;
+    }
+    if (!real)
+        *(void **)&real = next("rename");
+    return real(from, to);
+}
