@@ -2,7 +2,8 @@
 /* OpenCL failures injected into clprim's calls (tests/fault/fault.c, loaded
  * with LD_PRELOAD by CTest; without it the test skips). A fixed workload --
  * a scan (single pass where the device has it), a blocking scan helper, a
- * reduce, a segmented reduce by offsets and a compaction, on a context
+ * reduce, a segmented reduce by offsets, a compaction, a scan with a
+ * caller's operator and a summed-area table, on a context
  * with a fresh on-disk program cache, so that program builds, cached
  * binaries, kernels, buffers, arguments and enqueues are all on its path --
  * runs once clean to count every OpenCL call of each function, then once
@@ -47,6 +48,7 @@ static const char *context_dir = cache_dir; /* the folder context() gives */
 
 typedef struct work {
     cl_mem in, out, count;
+    clprim_operator *plus; /* a caller's operator: int32 sums by another path */
 } work;
 
 /* One call's outcome: 0 fine (success verified; or, under a fault, a
@@ -144,6 +146,36 @@ static int workload(clprim_context *ctx, const work *w, const char *fault)
         if (x[i] < 0)
             right = got[acc++] == x[i];
     findings += judge(ctx, "clprim_select", st, right, fault);
+
+    /* a scan with the caller's operator (its own program), enqueued */
+    {
+        clprim_scan_desc cs = sd;
+        cs.custom = w->plus;
+        CALL(clprim_scan(ctx, NULL, &cs, w->in, 0, w->out, 0, N, 0, NULL, NULL));
+        right = st == CLPRIM_SUCCESS && clEnqueueReadBuffer(q, w->out, CL_TRUE, 0, sizeof got,
+                                                            got, 0, NULL, NULL) == CL_SUCCESS;
+        for (i = 0, acc = 0; right && i < N; ++i)
+            right = (cl_int)(acc += (cl_uint)x[i]) == got[i];
+        findings += judge(ctx, "clprim_scan (custom)", st, right, fault);
+    }
+
+    /* a summed-area table of x as a 100 x 50 image, through the helper:
+     * its last row holds the column sums of the rows' running sums */
+    {
+        const clprim_sat_desc td = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_SAME, 0,
+                                    CLPRIM_SAT_AUTO};
+        cl_uint col[100] = {0};
+        memset(host_out, 0, sizeof host_out);
+        CALL(clprim_sat_host(ctx, &td, x, 100, host_out, 100, 100, 50));
+        for (size_t r = 0; r < 50; ++r) {
+            acc = 0;
+            for (size_t c = 0; c < 100; ++c)
+                col[c] += acc += (cl_uint)x[r * 100 + c];
+        }
+        for (i = 0, right = 1; right && i < 100; ++i)
+            right = host_out[49 * 100 + i] == (cl_int)col[i];
+        findings += judge(ctx, "clprim_sat_host", st, right, fault);
+    }
     clFinish(q);
     return findings;
 }
@@ -176,7 +208,13 @@ static int make_work(clprim_context *ctx, work *w)
     w->in = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof x, x, &err);
     w->out = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof x, NULL, &err);
     w->count = clCreateBuffer(cl, CL_MEM_READ_WRITE, 8, NULL, &err);
-    return w->in && w->out && w->count;
+    {
+        const clprim_operator_desc od = {"int", NULL, "as_int(as_uint(a) + as_uint(b))", "0", 4,
+                                         CLPRIM_OPERATOR_COMMUTATIVE, NULL, 0, NULL};
+        w->plus = NULL;
+        clprim_operator_create(ctx, &od, &w->plus);
+    }
+    return w->in && w->out && w->count && w->plus;
 }
 
 static void free_work(work *w)
@@ -184,6 +222,7 @@ static void free_work(work *w)
     clReleaseMemObject(w->in);
     clReleaseMemObject(w->out);
     clReleaseMemObject(w->count);
+    clprim_operator_release(w->plus);
 }
 
 /* What a sweep keeps: the log of the last context creation, the fault
