@@ -466,6 +466,7 @@ typedef struct clprim__sat_tuning {
     unsigned plain_wg;       /* the other kernels' work-group size */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
     unsigned chained;        /* 1: rows wait for their left prefix alone (no aggregates) */
+    unsigned test_silent;    /* tests: strip 0 never publishes (CLPRIM_SAT_TEST_SILENT) */
     clprim_sat_algorithm sat_auto; /* what AUTO runs where the single pass can */
     const char *source;
 } clprim__sat_tuning;

@@ -21,11 +21,11 @@ static const struct clprim__sat_row rows[] = {
      * work-items 0.456. 8-byte elements: half the rows for the same
      * registers, unmeasured. */
     {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4},
-     {256, 32, 4, 16, 256, 4096, 1, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU, 4-byte elements"}},
+     {256, 32, 4, 16, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU, 4-byte elements"}},
     {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8},
-     {256, 32, 2, 8, 256, 4096, 1, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU, 8-byte elements"}},
+     {256, 32, 2, 8, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU, 8-byte elements"}},
     {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0},
-     {256, 32, 1, 8, 256, 4096, 1, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU"}},
+     {256, 32, 1, 8, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU"}},
     /* CPUs (PoCL): the serial form, a work-item per strip of 4 columns,
      * small enough that the tests cross many strips. AUTO takes the
      * taught form: on this project's 2-core CI machine (PoCL 3.1, int32
@@ -33,11 +33,11 @@ static const struct clprim__sat_row rows[] = {
      * the single pass, whose work-groups of one work-item cost PoCL more
      * than the strip's work. */
     {{0, NULL, CL_DEVICE_TYPE_CPU, 0},
-     {1, 1, 4, 4, 64, 64, 0, CLPRIM_SAT_ROWS_THEN_COLUMNS, "CPU (PoCL)"}},
+     {1, 1, 4, 4, 64, 64, 0, 0, CLPRIM_SAT_ROWS_THEN_COLUMNS, "CPU (PoCL)"}},
     /* Other GPUs: the single pass would run serially; the taught form is
      * AUTO's choice there until someone measures one. */
     {{0, NULL, 0, 0},
-     {1, 1, 4, 4, 256, 4096, 0, CLPRIM_SAT_ROWS_THEN_COLUMNS, "default (unmeasured guess)"}},
+     {1, 1, 4, 4, 256, 4096, 0, 0, CLPRIM_SAT_ROWS_THEN_COLUMNS, "default (unmeasured guess)"}},
 };
 
 clprim__sat_tuning clprim__sat_tuning_for(const clprim_device_info *d, size_t elem_size)
@@ -58,6 +58,7 @@ clprim__sat_tuning clprim__sat_tuning_for(const clprim_device_info *d, size_t el
         t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_SAT_WG_SIZE", t.wg_size));
     t.plain_wg = clprim__clamp_wg(d, t.plain_wg);
     t.chained = clprim__tuning_knob("CLPRIM_SAT_CHAINED", t.chained) != 0;
+    t.test_silent = clprim__tuning_knob("CLPRIM_SAT_TEST_SILENT", 0) != 0;
     t.lookback_spins = clprim__tuning_knob("CLPRIM_LOOKBACK_SPINS", t.lookback_spins);
     if (t.lookback_spins < 1)
         t.lookback_spins = 1;

@@ -3,8 +3,8 @@
  * two contexts of one device -- four on the first context's own queue, two
  * on queues of their own on it (one in-order, one out-of-order), two on a
  * second context (its queue, and an out-of-order one) -- each mixing scans
- * of every algorithm, reduces of every algorithm, selects and segmented
- * scans, over random sizes and types, every result checked on the host;
+ * of every algorithm, reduces of every algorithm, selects, segmented scans
+ * and summed-area tables of both algorithms, over random sizes, every result checked on the host;
  * while a second process fills and reads the same on-disk program cache.
  * Any wrong result, failure or hang (CTest's timeout) fails the test. */
 #define _POSIX_C_SOURCE 200809L
@@ -58,7 +58,7 @@ static int one_call(int thread, clprim_context *ctx, cl_command_queue q, uint64_
     cl_context cl = clprim_context_cl_context(ctx);
     cl_command_queue rq = q ? q : clprim_context_queue(ctx);
     const size_t n = 1 + tu_rand(s) % (tu_rand(s) % 4 ? 5000 : MAX_N);
-    const int what = (int)(tu_rand(s) % 4);
+    const int what = (int)(tu_rand(s) % 5);
     cl_mem in, out, aux = NULL;
     cl_event ev = NULL;
     cl_int err;
@@ -134,6 +134,25 @@ static int one_call(int thread, clprim_context *ctx, cl_command_queue q, uint64_
             if (x[i] < 0)
                 bad = k >= kept || y[k++] != x[i];
         bad = bad || (st == CLPRIM_SUCCESS && k != kept);
+    } else { /* a summed-area table of x as a w x h image, either algorithm */
+        const size_t w = 1 + n % 300, h = n / w;
+        const clprim_sat_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_SAME, 0,
+                                   (clprim_sat_algorithm)(tu_rand(s) % CLPRIM_SAT_ALGORITHM_COUNT_)};
+        snprintf(name, sizeof name, "summed-area table %s %zu x %zu",
+                 clprim_sat_algorithm_name(d.algorithm), w, h);
+        st = clprim_sat(ctx, q, &d, in, 0, w, out, 0, w, w, h, 0, NULL, &ev);
+        if (st == CLPRIM_UNSUPPORTED)
+            goto done;
+        if (st == CLPRIM_SUCCESS)
+            st = clEnqueueReadBuffer(rq, out, CL_TRUE, 0, w * h * 4, y, 1, &ev, NULL);
+        for (size_t r = 0; st == CLPRIM_SUCCESS && r < h && !bad; ++r) {
+            cl_uint row = 0;
+            for (i = 0; i < w && !bad; ++i) {
+                row += (cl_uint)x[r * w + i];
+                /* the row above's table plus this row's running sum */
+                bad = (cl_uint)y[r * w + i] != (r ? (cl_uint)y[(r - 1) * w + i] : 0u) + row;
+            }
+        }
     }
     if (st != CLPRIM_SUCCESS)
         fail_once(thread, name, ctx, st);
