@@ -110,7 +110,6 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
                    count_off = a->count_off;
     cl_mem state = NULL, indices = mode == COMPACT_SELECT ? a->d->indices : NULL;
     cl_uint generation = 0, kflags = indices ? COMPACT_WITH_INDICES : 0;
-    cl_kernel kern;
     clprim_status st = CLPRIM_SUCCESS;
 
     if (tiles == 1) {
@@ -133,15 +132,13 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
         kflags |= COMPACT_KNOWN_TOTAL;
         st = clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8);
         if (st == CLPRIM_SUCCESS)
-            st = clprim__program_kernel(ctx, prog, "compact_count", &kern);
-        if (st == CLPRIM_SUCCESS)
-            st = clprim__set_args(ctx, kern, 8, sizes, values);
-        if (st == CLPRIM_SUCCESS)
-            st = clprim__chain_kernel(ctx, &l->chain, kern, groups ? groups : 1, wg);
+            st = clprim__launch_kernel(l, prog, "compact_count", 8, sizes, values,
+                                       groups ? groups : 1, wg);
     }
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__program_kernel(ctx, prog, "compact_single_pass", &kern);
     if (st == CLPRIM_SUCCESS) {
+        /* each work-group scans tiles until the tickets run out */
+        const cl_ulong most = (cl_ulong)ctx->info.compute_units * t->groups_per_cu;
+        const cl_ulong groups = looped(ctx, t) && most < tiles ? most : tiles;
         const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8,
                                 k->elem, sizeof(cl_mem), 8, sizeof(cl_mem), 8, sizeof(cl_mem), 8,
                                 sizeof(cl_mem), 4, 4};
@@ -150,13 +147,8 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
                                       &indices, &indices_off, &a->lengths,  &lengths_off,
                                       &a->count, &count_off,  &state,       &generation,
                                       &kflags};
-        st = clprim__set_args(ctx, kern, 17, sizes, values);
-    }
-    if (st == CLPRIM_SUCCESS) {
-        /* each work-group scans tiles until the tickets run out */
-        const cl_ulong most = (cl_ulong)ctx->info.compute_units * t->groups_per_cu;
-        const cl_ulong groups = looped(ctx, t) && most < tiles ? most : tiles;
-        st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)groups, wg);
+        st = clprim__launch_kernel(l, prog, "compact_single_pass", 17, sizes, values,
+                                   (size_t)groups, wg);
     }
     return st;
 }
@@ -166,31 +158,25 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
 static clprim_status three_pass(clprim__launch *l, clprim__program *prog, const compact_args *a,
                                 const kernel_in *k, int mode, unsigned wg)
 {
-    clprim_context *ctx = l->ctx;
     const clprim_scan_desc sum = {CLPRIM_TYPE_UINT64, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL, NULL};
     const cl_ulong indices_off = a->d->indices_off, lengths_off = a->lengths_off,
                    count_off = a->count_off;
     cl_mem indices = mode == COMPACT_SELECT ? a->d->indices : NULL, positions;
     cl_uint kflags = indices ? COMPACT_WITH_INDICES : 0;
     clprim__pool_buf *buf;
-    cl_kernel kern;
     clprim_status st = clprim__launch_temp(l, ((size_t)k->n + 1) * 8, &buf);
     if (st != CLPRIM_SUCCESS)
         return st;
     positions = clprim__pool_mem(buf);
-    st = clprim__program_kernel(ctx, prog, "compact_flags", &kern);
-    if (st == CLPRIM_SUCCESS) {
+    {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, k->elem, sizeof(cl_mem)};
         const void *const values[] = {&k->in,        &k->in_off, &k->n,     &k->flags,
                                       &k->flags_off, k->value,   &positions};
-        st = clprim__set_args(ctx, kern, 7, sizes, values);
+        st = clprim__launch_kernel(l, prog, "compact_flags", 7, sizes, values,
+                                   (size_t)(k->n + wg) / wg, wg);
     }
     if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)(k->n + wg) / wg, wg);
-    if (st == CLPRIM_SUCCESS)
         st = clprim__scan_within(l, &sum, positions, 0, positions, 0, (size_t)k->n + 1);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__program_kernel(ctx, prog, "compact_scatter", &kern);
     if (st == CLPRIM_SUCCESS) {
         const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem),
                                 sizeof(cl_mem), 8, sizeof(cl_mem), 8, sizeof(cl_mem), 8, 4};
@@ -198,10 +184,9 @@ static clprim_status three_pass(clprim__launch *l, clprim__program *prog, const 
                                       &k->n,     &positions,   &indices,     &indices_off,
                                       &a->lengths, &lengths_off, &a->count,  &count_off,
                                       &kflags};
-        st = clprim__set_args(ctx, kern, 13, sizes, values);
+        st = clprim__launch_kernel(l, prog, "compact_scatter", 13, sizes, values,
+                                   (size_t)(k->n + wg - 1) / wg, wg);
     }
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)(k->n + wg - 1) / wg, wg);
     return st;
 }
 

@@ -97,6 +97,15 @@ clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clp
     return CLPRIM_SUCCESS;
 }
 
+char *clprim__input_defines(const char *in_type, int fp64, const char *label,
+                            const char *expression)
+{
+    return clprim__format("%s#define IN_T %s\n#define CLPRIM_TRANSFORM 1\n#line 1 \"%s\"\n"
+                          "inline T clprim_user_transform(IN_T x, ulong i) { return (%s); }\n",
+                          fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", in_type,
+                          label, expression);
+}
+
 size_t clprim__transform_input_size(const clprim_transform *tf, size_t elem)
 {
     return tf ? clprim_type_size(tf->input) : elem;
@@ -124,13 +133,8 @@ clprim_status clprim__transform_params(clprim_context *ctx, const clprim_transfo
         ;
     if (!x || !*x)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->transform->expression is empty");
-    *params = clprim__format("%s#define IN_T %s\n#define CLPRIM_TRANSFORM 1\n"
-                             "#line 1 \"transform expression\"\n"
-                             "inline T clprim_user_transform(IN_T x, ulong i) { return (%s); }\n",
-                             tf->input == CLPRIM_TYPE_DOUBLE
-                                 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                                 : "",
-                             names[tf->input], tf->expression);
+    *params = clprim__input_defines(names[tf->input], tf->input == CLPRIM_TYPE_DOUBLE,
+                                    "transform expression", tf->expression);
     if (!*params)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     return CLPRIM_SUCCESS;

@@ -270,6 +270,12 @@ char *clprim__element_type_defines(const clprim_context *ctx, const char *type,
                                    const char *source, size_t size, const char *combine,
                                    const char *identity, int commutative);
 
+/* The element layer's input map (elem.clh): loads read IN_T (an OpenCL C
+ * type name; fp64: it is double) and map each element x at index i with
+ * `expression`, reported as `label` in compiler messages. Heap; NULL when
+ * memory is short. */
+char *clprim__input_defines(const char *in_type, int fp64, const char *label,
+                            const char *expression);
 /* Bytes of one input element of a call: the transform's input type, or
  * elem without a transform; 0 when the transform's type is unknown. */
 size_t clprim__transform_input_size(const clprim_transform *tf, size_t elem);
@@ -373,6 +379,11 @@ clprim_status clprim__launch_run_locked(clprim_context *ctx, const clprim__call 
  * the call ends). */
 clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_buf **buf);
 
+/* Lock held. Kernel `name` of prog with its first `count` arguments
+ * (clprim__set_args), enqueued on l's chain as groups x wg work-items. */
+clprim_status clprim__launch_kernel(clprim__launch *l, clprim__program *prog, const char *name,
+                                    int count, const size_t *sizes, const void *const *values,
+                                    size_t groups, size_t wg);
 /* Lock held. The status array of a single-pass kernel's look-back
  * (cl/common/abi.h's layout) in temporary memory for the rest of the call:
  * `tiles` tiles carrying values of value_size bytes in `words` status

@@ -370,3 +370,16 @@ clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t 
         st = clprim__chain_fill(l->ctx, &l->chain, *state, 0, clprim__pool_size(buf));
     return st;
 }
+
+clprim_status clprim__launch_kernel(clprim__launch *l, clprim__program *prog, const char *name,
+                                    int count, const size_t *sizes, const void *const *values,
+                                    size_t groups, size_t wg)
+{
+    cl_kernel kern;
+    clprim_status st = clprim__program_kernel(l->ctx, prog, name, &kern);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__set_args(l->ctx, kern, count, sizes, values);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(l->ctx, &l->chain, kern, groups, wg);
+    return st;
+}

@@ -82,12 +82,8 @@ static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, 
     if (input == CLPRIM_PIXEL_DOUBLE && !ctx->info.has_fp64)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double pixels need cl_khr_fp64, which %s lacks",
                             ctx->info.device_name);
-    *params = clprim__format("%s#define IN_T %s\n#define CLPRIM_TRANSFORM 1\n"
-                             "inline T clprim_user_transform(IN_T x, ulong i) { return (T)(x); }\n",
-                             input == CLPRIM_PIXEL_DOUBLE
-                                 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                                 : "",
-                             clprim__pixel_type_cl(input));
+    *params = clprim__input_defines(clprim__pixel_type_cl(input), input == CLPRIM_PIXEL_DOUBLE,
+                                    "pixel conversion", "(T)(x)");
     return *params ? CLPRIM_SUCCESS
                    : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
 }
@@ -98,17 +94,11 @@ static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, 
 static clprim__sat_tuning sat_tuning(const clprim_context *ctx, const clprim__element *e)
 {
     clprim__sat_tuning t = clprim__sat_tuning_for(&ctx->info, e->size);
-    if (t.lanes == 32 && !(ctx->info.has_nv_ptx && ctx->info.simd_width == 32 && e->size % 4 == 0 &&
-                           e->size <= 32 && t.wg_size % 32 == 0)) {
-        t.lanes = 1;
-        t.wg_size = 1;
-    }
-    if (t.lanes != 32)
+    if (t.lanes != 32 || !(ctx->info.has_nv_ptx && ctx->info.simd_width == 32 &&
+                           e->size % 4 == 0 && e->size <= 32 && t.wg_size % 32 == 0))
         t.lanes = t.wg_size = 1;
     if (!e->builtin)
         t.cols = 1;
-    if (t.lanes == 32 && t.rows > 32)
-        t.rows = 32;
     while (t.wg_size > 32 &&
            SAT_LOCAL_BYTES((size_t)t.wg_size, t.lanes, t.cols, e->size) + 1024 >
                ctx->info.local_mem_size)
@@ -141,22 +131,9 @@ static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, int
     return st;
 }
 
-/* A kernel of the program with its arguments, enqueued on groups x wg. */
-static clprim_status enqueue(clprim__launch *l, clprim__program *prog, const char *name, int count,
-                             const size_t *sizes, const void *const *values, size_t groups,
-                             size_t wg)
-{
-    cl_kernel kern;
-    clprim_status st = clprim__program_kernel(l->ctx, prog, name, &kern);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__set_args(l->ctx, kern, count, sizes, values);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(l->ctx, &l->chain, kern, groups, wg);
-    return st;
-}
-
-/* Elements of the pixel type from offset off, at 16-byte steps for the
- * vector path: the buffer itself starts aligned. */
+/* Whether every row (from element off, pitch elements apart) starts at a
+ * multiple of cols elements, so that the kernel may load and store cols
+ * elements as one vector (a buffer's own start is aligned). */
 static int row_starts_aligned(size_t off, size_t pitch, unsigned cols)
 {
     return off % cols == 0 && pitch % cols == 0;
@@ -186,7 +163,7 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
     if (st == CLPRIM_SUCCESS && j->exclusive) {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8, 8};
         const void *const values[] = {&j->out, &out_off, &out_pitch, &width, &height};
-        st = enqueue(l, prog, "sat_border", 5, sizes, values,
+        st = clprim__launch_kernel(l, prog, "sat_border", 5, sizes, values,
                      (size_t)(width + height + t.plain_wg) / t.plain_wg, t.plain_wg);
     }
     if (st != CLPRIM_SUCCESS || !width || !height)
@@ -197,10 +174,10 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
                                     &out_pitch, &width, &height, &sflags};
         const void *const cols[] = {&j->out, &out_off, &out_pitch, &width, &height, &sflags};
         const size_t col_sizes[] = {sizeof(cl_mem), 8, 8, 8, 8, 4};
-        st = enqueue(l, prog, "sat_rows", 9, sizes, rows,
+        st = clprim__launch_kernel(l, prog, "sat_rows", 9, sizes, rows,
                      (size_t)(height + t.plain_wg - 1) / t.plain_wg, t.plain_wg);
         if (st == CLPRIM_SUCCESS)
-            st = enqueue(l, prog, "sat_columns", 6, col_sizes, cols,
+            st = clprim__launch_kernel(l, prog, "sat_columns", 6, col_sizes, cols,
                          (size_t)(width + t.plain_wg - 1) / t.plain_wg, t.plain_wg);
         return st;
     }
@@ -235,7 +212,7 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
             const void *const values[] = {&j->in,  &in_off, &in_pitch, &j->out,
                                           &out_off, &out_pitch, &width, &height,
                                           &strips, &state, &generation, &sflags};
-            st = enqueue(l, prog, "sat_single_pass", 12, sizes, values, (size_t)strips, wg);
+            st = clprim__launch_kernel(l, prog, "sat_single_pass", 12, sizes, values, (size_t)strips, wg);
         }
         return st;
     }
@@ -274,7 +251,6 @@ static clprim_status box_body(clprim__launch *l, const void *args)
         j.out_off = 0;
         j.out_pitch = (size_t)width + 1;
         j.exclusive = 1;
-        j.algorithm = CLPRIM_SAT_AUTO;
         table_off = 0;
         table_pitch = width + 1;
         st = sat_enqueue(l, &j);
@@ -294,7 +270,7 @@ static clprim_status box_body(clprim__launch *l, const void *args)
                               "large for one grid", (unsigned long long)width,
                               (unsigned long long)height);
         else
-            st = enqueue(l, prog, "box_filter", 11, sizes, values, (size_t)groups, t.plain_wg);
+            st = clprim__launch_kernel(l, prog, "box_filter", 11, sizes, values, (size_t)groups, t.plain_wg);
     }
     return st;
 }
@@ -376,14 +352,13 @@ clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue queue,
                    out_pitch, width, height},
                   1, from_image, desc && desc->sum, desc ? desc->radius_x : 0,
                   desc ? desc->radius_y : 0};
+    /* an empty image: nothing to read or write */
+    const size_t src_cols = empty ? 0 : width + !from_image, src_rows = empty ? 0 : height + !from_image;
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
-    if (empty) /* nothing to read or write */
-        return run(ctx, queue, desc, desc ? desc->type : 0, CLPRIM_OP_SUM, NULL, &a, 0, 0, 0, 0,
-                   sizeof(cl_float), num_wait, wait, event);
-    return run(ctx, queue, desc, desc ? desc->type : 0, CLPRIM_OP_SUM, NULL, &a,
-               width + !from_image, height + !from_image, width, height, sizeof(cl_float),
-               num_wait, wait, event);
+    return run(ctx, queue, desc, desc ? desc->type : 0, CLPRIM_OP_SUM, NULL, &a, src_cols,
+               src_rows, empty ? 0 : width, empty ? 0 : height, sizeof(cl_float), num_wait, wait,
+               event);
 }
 
 /* ---- blocking helpers ---- */

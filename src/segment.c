@@ -165,21 +165,15 @@ static clprim_status tile_bounds(clprim__launch *l, clprim__program *prog, const
                                  cl_ulong tiles, unsigned wg, cl_mem *bounds)
 {
     const cl_ulong segs_off = a->s->off, m = a->s->num_segments, n = a->n;
+    const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8, 8, sizeof(cl_mem)};
+    const void *const values[] = {&a->s->mem, &segs_off, &m, &n, &tiles, bounds};
     clprim__pool_buf *buf;
-    cl_kernel kern;
     clprim_status st = clprim__launch_temp(l, (size_t)(tiles + 1) * 8, &buf);
-    if (st == CLPRIM_SUCCESS) {
-        *bounds = clprim__pool_mem(buf);
-        st = clprim__program_kernel(l->ctx, prog, "seg_tile_bounds", &kern);
-    }
-    if (st == CLPRIM_SUCCESS) {
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8, 8, sizeof(cl_mem)};
-        const void *const values[] = {&a->s->mem, &segs_off, &m, &n, &tiles, bounds};
-        st = clprim__set_args(l->ctx, kern, 6, sizes, values);
-    }
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(l->ctx, &l->chain, kern, (size_t)(tiles + wg) / wg, wg);
-    return st;
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    *bounds = clprim__pool_mem(buf);
+    return clprim__launch_kernel(l, prog, "seg_tile_bounds", 6, sizes, values,
+                                 (size_t)(tiles + wg) / wg, wg);
 }
 
 /* Refusals the launch layer cannot know of: algorithms, keys out, and the
@@ -225,7 +219,6 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     clprim__program *prog;
     cl_mem state = NULL, bounds = NULL;
     cl_uint generation = 0, sflags;
-    cl_kernel kern;
     char *params;
     clprim_status st = check_call(ctx, a);
 
@@ -262,8 +255,6 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
             st = tile_state(l, a, (size_t)tiles, &state, &generation);
         if (st == CLPRIM_SUCCESS && offsets)
             st = tile_bounds(l, prog, a, tiles, wg, &bounds);
-        if (st == CLPRIM_SUCCESS)
-            st = clprim__program_kernel(ctx, prog, "seg_single_pass", &kern);
         if (st == CLPRIM_SUCCESS) {
             const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8,
                                     sizeof(cl_mem), sizeof(cl_mem), 8, sizeof(cl_mem), 8,
@@ -272,10 +263,9 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
                                           &n,           &s->mem,  &segs_off,  &m,
                                           &bounds,      &a->keys_out, &keys_out_off, &a->count,
                                           &count_off,   &state,   &generation, &sflags};
-            st = clprim__set_args(ctx, kern, 16, sizes, values);
+            st = clprim__launch_kernel(l, prog, "seg_single_pass", 16, sizes, values,
+                                       (size_t)tiles, wg);
         }
-        if (st == CLPRIM_SUCCESS)
-            st = clprim__chain_kernel(ctx, &l->chain, kern, (size_t)tiles, wg);
     }
     return st;
 }
