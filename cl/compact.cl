@@ -279,10 +279,12 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
 #endif
                     clprim_tile_publish(st, t, generation, TILE_AGGREGATE, own);
 #if CLPRIM_LOOKBACK_WARP
-                prefix = clprim_lookback_warp(st, t, generation, in, tile_size, n, flags, value);
+                prefix = clprim_lookback_warp(st, t, generation, LB_IDENTITY, in, tile_size, n,
+                                              flags, value);
 #else
                 if (lid == 0)
-                    prefix = clprim_lookback(st, t, generation, 1, in, tile_size, n, flags, value);
+                    prefix = clprim_lookback(st, t, generation, LB_IDENTITY, 1, in, tile_size,
+                                             n, flags, value);
 #endif
             }
             if (lid == 0) {

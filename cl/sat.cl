@@ -115,7 +115,7 @@ inline T sat_row_left(clprim_tiles s, ulong y, ulong q, uint generation, T total
 #if !SAT_CHAINED
     clprim_tile_publish(s, t, generation, TILE_AGGREGATE, total);
 #endif
-    const T left = clprim_lookback(s, t, generation, !SAT_CHAINED, LB_FALLBACK_ARGS);
+    const T left = clprim_lookback(s, t, generation, IDENTITY, !SAT_CHAINED, LB_FALLBACK_ARGS);
     clprim_tile_publish(s, t, generation, TILE_PREFIX, OP(left, total));
     return left;
 }

@@ -388,7 +388,8 @@ SCAN_KERNEL scan_multilevel(SCAN_ARGS)
  * The last work-group to finish resets the counters for the next call. */
 #if CLPRIM_SINGLE_PASS
 SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out, ulong out_off,
-                             ulong n, global uchar *state, uint generation, uint flags)
+                             ulong n, global uchar *state, uint generation, uint flags,
+                             global const T *init, ulong init_off)
 {
     local TV s[WG_SIZE * SP_CHUNKS];
     local T scratch[CLPRIM_WG_SCAN_SCRATCH], scratch2[CLPRIM_WG_SCAN_SCRATCH];
@@ -402,6 +403,9 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
 
     in += in_off;
     out += out_off;
+    /* the carry-in (SCAN_INIT), read before any output is written: it is
+     * tile 0's prefix and, for the look-back, a PREFIX before tile 0 */
+    const T carry_in = (flags & SCAN_INIT) ? init[init_off] : IDENTITY;
     /* domino publishes no aggregates, so it never holds a second ticket */
     const int loop = SP_PREFETCH && !domino && !one_tile;
     clprim_tiles_take(st, one_tile, loop, tiles, tickets);
@@ -443,17 +447,17 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
 #endif
         /* the first SIMD group (or work-item 0) looks back */
         if (lid < 32) {
-            T before = IDENTITY;
+            T before = carry_in;
             if (!one_tile && t > 0) {
                 if (!domino && lid == 0 && (!SP_PREFETCH || first))
                     clprim_tile_publish(st, t, generation, TILE_AGGREGATE, total);
 #if CLPRIM_LOOKBACK_WARP
                 if (!domino)
-                    before = clprim_lookback_warp(st, t, generation, in, tile, n);
+                    before = clprim_lookback_warp(st, t, generation, carry_in, in, tile, n);
                 else
 #endif
                 if (lid == 0)
-                    before = clprim_lookback(st, t, generation, !domino, in, tile, n);
+                    before = clprim_lookback(st, t, generation, carry_in, !domino, in, tile, n);
             }
             if (lid == 0) {
                 if (!one_tile) {
@@ -500,13 +504,13 @@ SCAN_KERNEL scan_reduce(global const IN_T *in, ulong in_off, ulong n, global T *
         sums[sums_off + get_group_id(0)] = total;
 }
 
-/* Uniform add: tile g (g >= 1) combines the exclusive prefix of the tile
- * totals, sums[g], into each of its elements. The prefix goes on the left:
- * OP need not be commutative. */
+/* Uniform add: tile g (from tile `first`: 1, or 0 with a carry-in)
+ * combines the exclusive prefix of the tile totals, sums[g], into each of
+ * its elements. The prefix goes on the left: OP need not be commutative. */
 SCAN_KERNEL scan_add(global T *out, ulong out_off, ulong n, global const T *sums,
-                     ulong sums_off, ulong tile)
+                     ulong sums_off, ulong tile, ulong first)
 {
-    const ulong g = (ulong)get_group_id(0) + 1;
+    const ulong g = (ulong)get_group_id(0) + first;
     const T prefix = sums[sums_off + g];
     const ulong end = min(g * tile + tile, n);
     out += out_off;

@@ -5,8 +5,9 @@
  * Kernel arguments (in this order):
  *   tile kernels   in, in_off, out, out_off, n, sums, sums_off, flags
  *   scan_reduce    in, in_off, n, sums, sums_off
- *   scan_add       out, out_off, n, sums, sums_off, tile
- *   single pass    in, in_off, out, out_off, n, state, generation, flags
+ *   scan_add       out, out_off, n, sums, sums_off, tile, first
+ *   single pass    in, in_off, out, out_off, n, state, generation, flags,
+ *                  init, init_off
  * (cl_mem, then 64-bit offsets and counts, 32-bit flags and generation.)
  *
  * Elements per tile (one work-group's share): kogge_stone(_db) WG_SIZE;
@@ -24,6 +25,7 @@
 #define SCAN_ONE_TILE 16u   /* single pass: n fits one tile (no ticket, no status) */
 #define SCAN_IN_PLACE 32u   /* single pass: out is in (the fallback may read output) */
 #define SCAN_ALIGNED 64u    /* single pass: in and out 16-byte aligned (vector chunks) */
+#define SCAN_INIT 128u      /* single pass: init[init_off] goes before in[0] */
 
 /* the single pass moves built-in elements in 16-byte chunks */
 #define SCAN_CHUNK_BYTES 16

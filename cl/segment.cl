@@ -195,10 +195,10 @@ SEG_KERNEL seg_single_pass(global const T *in, ulong in_off, global T *out, ulon
             if (lid == 0)
                 clprim_tile_publish(st, t, generation, TILE_AGGREGATE, own);
 #if CLPRIM_LOOKBACK_WARP
-            before = clprim_lookback_warp(st, t, generation, src);
+            before = clprim_lookback_warp(st, t, generation, LB_IDENTITY, src);
 #else
             if (lid == 0)
-                before = clprim_lookback(st, t, generation, 1, src);
+                before = clprim_lookback(st, t, generation, LB_IDENTITY, 1, src);
 #endif
         }
         if (lid == 0) {
@@ -214,10 +214,10 @@ SEG_KERNEL seg_single_pass(global const T *in, ulong in_off, global T *out, ulon
         /* a tile that starts with a head needs nothing from before it */
         if (!one_tile && t > 0 && heads[PAD(0)] == 0) {
 #if CLPRIM_LOOKBACK_WARP
-            before = clprim_lookback_warp(st, t, generation, src);
+            before = clprim_lookback_warp(st, t, generation, LB_IDENTITY, src);
 #else
             if (lid == 0)
-                before = clprim_lookback(st, t, generation, 1, src);
+                before = clprim_lookback(st, t, generation, LB_IDENTITY, 1, src);
 #endif
         }
         if (lid == 0) {

@@ -494,6 +494,28 @@ CLPRIM_API clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue
 CLPRIM_API clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *desc,
                                           const void *in, void *out, size_t n);
 
+/* Scan with a carry-in: as clprim_scan, with element init_off of `init` (one
+ * element of the scan's type: desc->type, or the custom operator's) put
+ * before in[0], as a prefix carried over from elements scanned earlier:
+ *   inclusive: out[i] = init op in[0] op ... op in[i]
+ *   exclusive: out[0] = init, out[i] = init op in[0] op ... op in[i-1]
+ * (thrust::exclusive_scan's init). init is read on the device when the scan
+ * runs; it must not overlap out. n = 0 writes nothing. Every algorithm; the
+ * single pass reads it once, the others fold it into their tile prefixes
+ * (no extra pass over the data). The same checks and statuses as
+ * clprim_scan (init NULL: CLPRIM_INVALID_ARGUMENT). Non-blocking. */
+CLPRIM_API clprim_status clprim_scan_init(clprim_context *ctx, cl_command_queue queue,
+                                          const clprim_scan_desc *desc, cl_mem init,
+                                          size_t init_off, cl_mem in, size_t in_off, cl_mem out,
+                                          size_t out_off, size_t n, cl_uint num_wait,
+                                          const cl_event *wait, cl_event *event);
+
+/* Blocking helper of clprim_scan_init: the carry-in is one host element at
+ * *init. */
+CLPRIM_API clprim_status clprim_scan_init_host(clprim_context *ctx, const clprim_scan_desc *desc,
+                                               const void *init, const void *in, void *out,
+                                               size_t n);
+
 /* ------------------------------------------------------------------------ */
 /* Reduce                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -975,6 +997,75 @@ CLPRIM_API clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue
 CLPRIM_API clprim_status clprim_box_filter_host(clprim_context *ctx, const clprim_box_desc *desc,
                                                 const void *src, size_t src_pitch, float *out,
                                                 size_t out_pitch, size_t width, size_t height);
+
+/* ------------------------------------------------------------------------ */
+/* Several devices: one array in ordered parts                               */
+/* ------------------------------------------------------------------------ */
+
+/* One part of an array split over devices: elements [in_off, in_off + n) of
+ * `in`, on ctx's device. Parts are given in the array's order (part 0 holds
+ * its first elements) and may be of any size, empty ones too; several parts
+ * may share a context. Results go to each part's own `out`, on its device.
+ *   ctx        the part's context (clprim_context_create, or _wrap of any
+ *              device of a multi-device cl_context)
+ *   queue      NULL: the context's queue; otherwise one of ctx's cl_context
+ *              and device (in-order or out-of-order)
+ *   in, in_off the part's elements
+ *   out, out_off  scan: its n results; select: its kept elements; unused
+ *              by reduce
+ *   n          its element count
+ *   custom     when the descriptor names a caller's operator (desc->custom):
+ *              the part context's own operator of the same source
+ *              (clprim_operator_create on ctx); NULL: desc->custom, which
+ *              must then belong to ctx
+ *   element    likewise for clprim_compact_desc.element
+ *   flags, flags_off  select with a FLAGS_* predicate: the part's flags
+ *              (n of them); otherwise ignored */
+typedef struct clprim_part {
+  clprim_context *ctx;
+  cl_command_queue queue;
+  cl_mem in;
+  size_t in_off;
+  cl_mem out;
+  size_t out_off;
+  size_t n;
+  const clprim_operator *custom;
+  const clprim_element *element;
+  cl_mem flags;
+  size_t flags_off;
+} clprim_part;
+
+/* The calls below are blocking: they enqueue every part's work on its own
+ * queue, so parts on different devices run at the same time, and return
+ * when all of it is done. Only per-part totals cross devices (through the
+ * host); they are combined on a device with the operator's own kernels, so
+ * user-defined operators work as on one device. On failure the status is
+ * the first part's that failed, with the message in that part's context
+ * (clprim_context_last_error); NULL parts (with num_parts > 0), a part
+ * without a context, or a NULL desc: CLPRIM_INVALID_ARGUMENT. Each part is
+ * checked as its single-device call checks it. Thread safety: as the
+ * single-device calls on each part's context.
+ *
+ * clprim_multi_scan: every part's `out` gets its share of the scan of the
+ *   whole array (inclusive or exclusive, desc as clprim_scan, transform
+ *   included). Every part but the last is reduced first; part 0 is then
+ *   scanned, and part k > 0 from the fold of the totals before it
+ *   (clprim_scan_init). In place (out == in) allowed per part.
+ * clprim_multi_reduce: *value = the fold of the whole array
+ *   (desc as clprim_reduce); num_parts >= 1.
+ * clprim_multi_select: each part selects from its elements into its `out`
+ *   (desc as clprim_select; desc->indices must be NULL). counts[k] =
+ *   elements part k kept, offsets[k] = the number kept by the parts before
+ *   it (where its kept elements stand in the whole result), *total = all
+ *   kept; each of the three may be NULL. */
+CLPRIM_API clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part *parts,
+                                           size_t num_parts);
+CLPRIM_API clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc,
+                                             const clprim_part *parts, size_t num_parts,
+                                             void *value);
+CLPRIM_API clprim_status clprim_multi_select(const clprim_compact_desc *desc,
+                                             const clprim_part *parts, size_t num_parts,
+                                             size_t *counts, size_t *offsets, size_t *total);
 
 #ifdef __cplusplus
 }

@@ -186,10 +186,8 @@ static void bound_registers(clprim_context *ctx, const char *options, const char
     cl_int err;
     cl_program p;
 
-    if (clGetProgramInfo(*program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) !=
-            CL_SUCCESS ||
-        !len || !(bin = malloc(len)) ||
-        clGetProgramInfo(*program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS)
+    bin = clprim__program_binary(ctx, *program, &len);
+    if (!bin)
         goto cleanup;
     while (len && !bin[len - 1])
         --len; /* the text's terminating zero, if the driver counts it */
@@ -210,6 +208,29 @@ cleanup:
         clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s not bounded: no PTX entry to edit", entry);
     free(ptx);
     free(bin);
+}
+
+/* A program built in the context of our device alone (ctx->build_ctx),
+ * made again in the caller's context from its binary. */
+static cl_int into_context(clprim_context *ctx, const char *options, cl_program *program)
+{
+    size_t len = 0;
+    unsigned char *bin;
+    cl_program p;
+    cl_int err;
+
+    if (!ctx->build_ctx)
+        return CL_SUCCESS;
+    bin = clprim__program_binary(ctx, *program, &len);
+    if (!bin)
+        return CL_INVALID_PROGRAM_EXECUTABLE;
+    err = clprim__build_binary(ctx, bin, len, options, &p);
+    free(bin);
+    if (err == CL_SUCCESS) {
+        clReleaseProgram(*program);
+        *program = p;
+    }
+    return err;
 }
 
 clprim_status clprim__build_source(clprim_context *ctx, const char *source, const char *entry,
@@ -236,7 +257,8 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cons
     key = clprim__cache_key(ctx, source, key_options, path, sizeof path);
     if (key && cache_load(ctx, key, path, options, out) == CL_SUCCESS)
         goto cleanup;
-    p = clCreateProgramWithSource(ctx->cl_ctx, 1, &source, NULL, &err);
+    p = clCreateProgramWithSource(ctx->build_ctx ? ctx->build_ctx : ctx->cl_ctx, 1, &source,
+                                  NULL, &err);
     if (err != CL_SUCCESS) {
         st = clprim__fail(ctx, err, "clCreateProgramWithSource failed: %s",
                           clprim_status_string(err));
@@ -256,6 +278,13 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cons
             log[len] = '\0';
             clprim__fail_append(ctx, log);
         }
+        goto cleanup;
+    }
+    err = into_context(ctx, options, &p);
+    if (err != CL_SUCCESS) {
+        st = clprim__fail(ctx, err, "moving a program built for %s into the caller's cl_context "
+                          "(from its binary) failed: %s", ctx->info.device_name,
+                          clprim_status_string(err));
         goto cleanup;
     }
     if (regs)

@@ -69,6 +69,25 @@ static clprim_status choose_device(const char *want, cl_device_id *out)
 
 /* ---- create / wrap / release ---- */
 
+/* A program from source belongs to every device of its context, though
+ * built for one; drivers then disagree about it (NVIDIA refuses to create
+ * its kernels, CL_INVALID_KERNEL_DEFINITION; PoCL 3 lists its binary under
+ * the wrong device). So where the caller's cl_context holds several
+ * devices, programs are built in a context of this device alone and moved
+ * to the caller's as binaries (build.c). */
+static clprim_status build_context(clprim_context *ctx)
+{
+    cl_uint devices = 0;
+    cl_int err = clGetContextInfo(ctx->cl_ctx, CL_CONTEXT_NUM_DEVICES, sizeof devices, &devices,
+                                  NULL);
+    if (err == CL_SUCCESS && devices > 1)
+        ctx->build_ctx = clCreateContext(NULL, 1, &ctx->device, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "making a context of the device alone for its builds "
+                            "failed: %s", clprim_status_string(err));
+    return CLPRIM_SUCCESS;
+}
+
 static clprim_status context_init(clprim_context *ctx, const clprim_context_options *opt)
 {
     const char *failed = NULL;
@@ -88,6 +107,9 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
         if (st != CL_SUCCESS)
             return clprim__fail(ctx, st, "clCreateCommandQueue failed");
     }
+    st = build_context(ctx);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     st = clprim__probe_simd_width(ctx);
     if (st != CLPRIM_SUCCESS)
         return st;
@@ -215,6 +237,8 @@ void clprim_context_release(clprim_context *ctx)
         return;
     clprim__pool_destroy(ctx->pool);
     clprim__program_cache_destroy(ctx->programs);
+    if (ctx->build_ctx)
+        clReleaseContext(ctx->build_ctx);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx)

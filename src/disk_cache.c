@@ -194,11 +194,54 @@ static void give_up(clprim_context *ctx, const char *what, const char *path)
     ctx->cache_dir = NULL;
 }
 
+unsigned char *clprim__program_binary(const clprim_context *ctx, cl_program program,
+                                      size_t *len)
+{
+    cl_uint count = 0, i, mine;
+    cl_device_id *devices = NULL;
+    size_t *sizes = NULL;
+    unsigned char **bins = NULL, *bin = NULL;
+    int ok = 0;
+
+    *len = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof count, &count, NULL) !=
+            CL_SUCCESS ||
+        !count || !(devices = calloc(count, sizeof *devices)) ||
+        !(sizes = calloc(count, sizeof *sizes)) || !(bins = calloc(count, sizeof *bins)) ||
+        clGetProgramInfo(program, CL_PROGRAM_DEVICES, count * sizeof *devices, devices, NULL) !=
+            CL_SUCCESS ||
+        clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, count * sizeof *sizes, sizes, NULL) !=
+            CL_SUCCESS)
+        goto cleanup;
+    for (mine = 0; mine < count && devices[mine] != ctx->device; ++mine)
+        ;
+    if (mine == count || !sizes[mine])
+        goto cleanup;
+    /* room for every device's binary: PoCL copies into NULL entries too */
+    for (i = 0; i < count; ++i)
+        if (sizes[i] && !(bins[i] = malloc(sizes[i])))
+            goto cleanup;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, count * sizeof *bins, bins, NULL) !=
+        CL_SUCCESS)
+        goto cleanup;
+    bin = bins[mine];
+    bins[mine] = NULL;
+    *len = sizes[mine];
+    ok = 1;
+cleanup:
+    for (i = 0; bins && i < count; ++i)
+        free(bins[i]);
+    free(bins);
+    free(sizes);
+    free(devices);
+    return ok ? bin : NULL;
+}
+
 void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
                          cl_program program)
 {
     char tmp[4200];
-    unsigned char *file = NULL, *bin;
+    unsigned char *file = NULL, *bin = NULL;
     size_t bin_len = 0, size;
     const size_t head = sizeof magic + 16;
     unsigned long long klen = strlen(key), blen, sum;
@@ -211,24 +254,19 @@ void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
         give_up(ctx, "create the folder", ctx->cache_dir);
         return;
     }
-    /* the whole file in one buffer: the binary is read straight into its
-     * place, and the checksum covers the bytes exactly as written */
-    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof bin_len, &bin_len, NULL) !=
-            CL_SUCCESS ||
-        bin_len == 0 || !(file = malloc(head + (size_t)klen + bin_len + 8))) {
+    /* the whole file in one buffer: the checksum covers the bytes exactly
+     * as written */
+    bin = clprim__program_binary(ctx, program, &bin_len);
+    if (!bin || !(file = malloc(head + (size_t)klen + bin_len + 8))) {
         clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: no binary to keep for this program");
         goto cleanup;
     }
     blen = bin_len;
-    bin = file + head + klen;
     memcpy(file, magic, sizeof magic);
     memcpy(file + sizeof magic, &klen, 8);
     memcpy(file + sizeof magic + 8, &blen, 8);
     memcpy(file + head, key, (size_t)klen);
-    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
-        clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: no binary to keep for this program");
-        goto cleanup;
-    }
+    memcpy(file + head + klen, bin, bin_len);
     size = head + (size_t)klen + bin_len;
     sum = hash_words(file, size, FNV_BASIS);
     memcpy(file + size, &sum, 8);
@@ -250,5 +288,6 @@ void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
     }
     clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: stored %s", path);
 cleanup:
+    free(bin);
     free(file);
 }

@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning | scan reduce segment sat | compact
+ * layers: status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning | scan reduce segment sat | compact | multi
  *
  *   status, types  X-macro tables: names, sizes, built-in element defines
  *   diag           failure messages, last error, log callback, formatting
@@ -23,7 +23,9 @@
  *   scan, reduce,  the primitives: validate -> parameters -> grid -> enqueue
  *   segment
  *   compact        primitives built on others (compaction's taught form
- *                  scans its flags with scan.c) */
+ *                  scans its flags with scan.c)
+ *   multi          one array in parts on several devices, on the public
+ *                  calls of the primitives */
 #ifndef CLPRIM_INTERNAL_H
 #define CLPRIM_INTERNAL_H
 
@@ -60,6 +62,9 @@ struct clprim_context {
     clprim__pool_buf *pool;
     char *cache_dir;      /* on-disk program cache folder, NULL when off */
     unsigned long cache_writes;
+    cl_context build_ctx; /* when cl_ctx holds several devices: one of ours
+                             alone, where programs are built from source
+                             (build.c); NULL otherwise */
 };
 
 /* ---- the caller's live handles (handles.c) ---- */
@@ -151,6 +156,11 @@ char *clprim__cache_key(const clprim_context *ctx, const char *source, const cha
  * and for this key; NULL on a miss (never an error). */
 unsigned char *clprim__cache_read(const clprim_context *ctx, const char *key, const char *path,
                                   size_t *len);
+/* The binary of a built program for the context's device (heap, *len
+ * bytes), or NULL. A program from source in a context of several devices
+ * holds one binary per device (empty for the others): this takes ours. */
+unsigned char *clprim__program_binary(const clprim_context *ctx, cl_program program,
+                                      size_t *len);
 /* Lock held. Keeps the built program's binary in the entry for later
  * processes. */
 void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,

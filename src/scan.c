@@ -156,17 +156,38 @@ static size_t temp_elements(size_t n, size_t tile)
     return total;
 }
 
+/* A carry-in: element off of mem (mem NULL: none). */
+typedef struct scan_init {
+    cl_mem mem;
+    cl_ulong off;
+} scan_init;
+
+/* The tiles of one level; their sums (SCAN_WRITE_SUMS, SCAN_READ_CARRY) at
+ * sums[sums_off]. */
 static clprim_status enqueue_tiles(scan_run *r, int below, cl_mem in, cl_ulong in_off, cl_mem out,
-                                   cl_ulong out_off, cl_ulong n, cl_uint flags, cl_ulong temp_off,
-                                   cl_ulong groups)
+                                   cl_ulong out_off, cl_ulong n, cl_uint flags, cl_mem sums,
+                                   cl_ulong sums_off, cl_ulong groups)
 {
-    const cl_mem none = NULL;
     const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 4};
-    const void *const values[] = {&in, &in_off, &out, &out_off, &n,
-                                  groups > 1 ? &r->temp : &none, &temp_off, &flags};
+    const void *const values[] = {&in, &in_off, &out, &out_off, &n, &sums, &sums_off, &flags};
     clprim_status st = clprim__set_args(r->ctx, r->tile_kernel[below], 8, sizes, values);
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel[below], (size_t)groups, r->wg);
+    return st;
+}
+
+/* sums[sums_off + g] combined on the left of tile g's output, for tiles
+ * first .. groups - 1. */
+static clprim_status enqueue_add(scan_run *r, cl_mem out, cl_ulong out_off, cl_ulong n, cl_mem sums,
+                                 cl_ulong sums_off, cl_ulong first, cl_ulong groups)
+{
+    const cl_ulong tile = r->tile;
+    const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8, 8};
+    const void *const values[] = {&out, &out_off, &n, &sums, &sums_off, &tile, &first};
+    clprim_status st = clprim__set_args(r->ctx, r->add_kernel, 7, sizes, values);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__chain_kernel(r->ctx, r->chain, r->add_kernel, (size_t)(groups - first),
+                                  r->wg);
     return st;
 }
 
@@ -175,15 +196,27 @@ static clprim_status enqueue_tiles(scan_run *r, int below, cl_mem in, cl_ulong i
  *     scan the totals (recursively, exclusive, in place), add each tile's
  *     prefix to it;
  *   reduce-then-scan (MULTILEVEL): reduce the tiles to their totals, scan
- *     those, scan the tiles again starting from their prefix. */
+ *     those, scan the tiles again starting from their prefix.
+ * A carry-in goes down to the scan of the totals, whose first prefix it
+ * becomes; the level of one tile combines it itself (MULTILEVEL's tile
+ * reads it as its carry; the others' tile gets it added). */
 static clprim_status scan_level(scan_run *r, int below, cl_mem in, cl_ulong in_off, cl_mem out,
-                                cl_ulong out_off, cl_ulong n, cl_uint flags, cl_ulong temp_off)
+                                cl_ulong out_off, cl_ulong n, cl_uint flags, cl_ulong temp_off,
+                                scan_init init)
 {
-    const cl_ulong groups = (n + r->tile - 1) / r->tile, tile = r->tile;
+    const cl_ulong groups = (n + r->tile - 1) / r->tile;
+    const cl_ulong first = init.mem ? 0 : 1; /* the first tile the add changes */
     clprim_status st;
 
-    if (groups == 1)
-        return enqueue_tiles(r, below, in, in_off, out, out_off, n, flags, temp_off, groups);
+    if (groups == 1 && init.mem && r->reduce_then_scan)
+        return enqueue_tiles(r, below, in, in_off, out, out_off, n, flags | SCAN_READ_CARRY,
+                             init.mem, init.off, groups);
+    if (groups == 1) {
+        st = enqueue_tiles(r, below, in, in_off, out, out_off, n, flags, NULL, 0, groups);
+        if (st == CLPRIM_SUCCESS && init.mem)
+            st = enqueue_add(r, out, out_off, n, init.mem, init.off, 0, 1);
+        return st;
+    }
     if (r->reduce_then_scan) {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8};
         const void *const values[] = {&in, &in_off, &n, &r->temp, &temp_off};
@@ -193,30 +226,23 @@ static clprim_status scan_level(scan_run *r, int below, cl_mem in, cl_ulong in_o
                                       r->wg);
     } else {
         st = enqueue_tiles(r, below, in, in_off, out, out_off, n, flags | SCAN_WRITE_SUMS,
-                           temp_off, groups);
+                           r->temp, temp_off, groups);
     }
     if (st == CLPRIM_SUCCESS)
         st = scan_level(r, 1, r->temp, temp_off, r->temp, temp_off, groups, SCAN_EXCLUSIVE,
-                        temp_off + groups);
+                        temp_off + groups, init);
     if (st != CLPRIM_SUCCESS)
         return st;
     if (r->reduce_then_scan)
         return enqueue_tiles(r, below, in, in_off, out, out_off, n, flags | SCAN_READ_CARRY,
-                             temp_off, groups);
-    {
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8};
-        const void *const values[] = {&out, &out_off, &n, &r->temp, &temp_off, &tile};
-        st = clprim__set_args(r->ctx, r->add_kernel, 6, sizes, values);
-    }
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(r->ctx, r->chain, r->add_kernel, (size_t)groups - 1, r->wg);
-    return st;
+                             r->temp, temp_off, groups);
+    return enqueue_add(r, out, out_off, n, r->temp, temp_off, first, groups);
 }
 
 /* One launch: tiles take indices from the ticket in the status buffer. */
 static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_ulong layout,
                                       cl_mem in, cl_ulong in_off, cl_mem out, cl_ulong out_off,
-                                      cl_ulong n, cl_uint flags)
+                                      cl_ulong n, cl_uint flags, scan_init init)
 {
     const cl_ulong tiles = (n + r->tile - 1) / r->tile;
     const cl_mem none = NULL;
@@ -224,6 +250,8 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_u
     cl_uint generation = 0;
     clprim_status st = CLPRIM_SUCCESS;
 
+    if (init.mem)
+        flags |= SCAN_INIT;
     if (tiles == 1) {
         flags |= SCAN_ONE_TILE;
     } else {
@@ -234,10 +262,12 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_u
             st = clprim__chain_fill(r->ctx, r->chain, mem, 0, clprim__pool_size(state));
     }
     if (st == CLPRIM_SUCCESS) {
-        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 4, 4};
+        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 4, 4,
+                                sizeof(cl_mem), 8};
         const void *const values[] = {&in, &in_off, &out, &out_off, &n,
-                                      tiles > 1 ? &mem : &none, &generation, &flags};
-        st = clprim__set_args(r->ctx, r->tile_kernel[0], 8, sizes, values);
+                                      tiles > 1 ? &mem : &none, &generation, &flags,
+                                      &init.mem, &init.off};
+        st = clprim__set_args(r->ctx, r->tile_kernel[0], 10, sizes, values);
     }
     if (st == CLPRIM_SUCCESS) {
         /* each work-group scans tiles until the ticket runs out */
@@ -264,6 +294,7 @@ typedef struct scan_args {
     const clprim_scan_desc *d;
     cl_mem in, out;
     size_t in_off, out_off, n;
+    scan_init init;
 } scan_args;
 
 /* One call, validated by the launch layer: parameters, program, grid, and
@@ -359,7 +390,8 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
                                     (e->builtin && (a->in_off * e->size) % 16 == 0 &&
                                              (a->out_off * e->size) % 16 == 0
                                          ? SCAN_ALIGNED
-                                         : 0));
+                                         : 0),
+                                a->init);
     }
     st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
     if (st == CLPRIM_SUCCESS)
@@ -381,13 +413,13 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
         r.temp = clprim__pool_mem(buf);
     }
     return scan_level(&r, 0, a->in, a->in_off, a->out, a->out_off, n,
-                      d->exclusive ? SCAN_EXCLUSIVE : 0, 0);
+                      d->exclusive ? SCAN_EXCLUSIVE : 0, 0, a->init);
 }
 
 clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, cl_mem in,
                                   size_t in_off, cl_mem out, size_t out_off, size_t n)
 {
-    const scan_args a = {d, in, out, in_off, out_off, n};
+    const scan_args a = {d, in, out, in_off, out_off, n, {NULL, 0}};
     const clprim__element caller = l->elem;
     clprim_status st = clprim__element_resolve(l->ctx, d->type, d->op, d->custom, NULL, &l->elem);
     if (st == CLPRIM_SUCCESS)
@@ -396,14 +428,20 @@ clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, 
     return st;
 }
 
-clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clprim_scan_desc *d,
-                          cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n,
-                          cl_uint num_wait, const cl_event *wait, cl_event *event)
+/* clprim_scan and clprim_scan_init: init.mem NULL is no carry-in. */
+static clprim_status scan_call(clprim_context *ctx, cl_command_queue queue,
+                               const clprim_scan_desc *d, scan_init init, cl_mem in, size_t in_off,
+                               cl_mem out, size_t out_off, size_t n, cl_uint num_wait,
+                               const cl_event *wait, cl_event *event, int with_init)
 {
-    const scan_args a = {d, in, out, in_off, out_off, n};
+    const scan_args a = {d, in, out, in_off, out_off, n, init};
     clprim__call call = {d, 0, 0, NULL, NULL, 0, CLPRIM_SCAN_ALGORITHM_COUNT_, "clprim_scan_algorithm",
                          queue, num_wait, wait, 2,
-                         {{"in", in, in_off, n, 0, 0}, {"out", out, out_off, n, 0, 1}}, 1};
+                         {{"in", in, in_off, n, 0, 0}, {"out", out, out_off, n, 0, 1},
+                          {"init", init.mem, (size_t)init.off, 1, 0, 0}},
+                         1};
+    if (with_init)
+        call.num_buffers = 3;
     if (d) {
         call.type = d->type;
         call.op = d->op;
@@ -420,10 +458,28 @@ clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clp
     return clprim__launch_run(ctx, &call, scan_body, &a, event);
 }
 
-clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, const void *in,
-                               void *out, size_t n)
+clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clprim_scan_desc *d,
+                          cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n,
+                          cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    cl_mem buf = NULL, src = NULL;
+    const scan_init none = {NULL, 0};
+    return scan_call(ctx, queue, d, none, in, in_off, out, out_off, n, num_wait, wait, event, 0);
+}
+
+clprim_status clprim_scan_init(clprim_context *ctx, cl_command_queue queue,
+                               const clprim_scan_desc *d, cl_mem init, size_t init_off, cl_mem in,
+                               size_t in_off, cl_mem out, size_t out_off, size_t n,
+                               cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const scan_init carry = {init, init_off};
+    return scan_call(ctx, queue, d, carry, in, in_off, out, out_off, n, num_wait, wait, event, 1);
+}
+
+/* clprim_scan_host and clprim_scan_init_host: init NULL is no carry-in. */
+static clprim_status scan_host(clprim_context *ctx, const clprim_scan_desc *d, const void *init,
+                               const void *in, void *out, size_t n)
+{
+    cl_mem buf = NULL, src = NULL, carry = NULL;
     size_t bytes, elem, in_elem;
     clprim_status st;
 
@@ -451,13 +507,33 @@ clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, c
         if (st == CLPRIM_SUCCESS)
             st = clprim__host_buffer_unlocked(ctx, bytes, NULL, &buf);
     }
-    if (st == CLPRIM_SUCCESS)
+    if (st == CLPRIM_SUCCESS && init)
+        st = clprim__host_buffer_unlocked(ctx, elem, init, &carry);
+    if (st == CLPRIM_SUCCESS && init)
+        st = clprim_scan_init(ctx, NULL, d, carry, 0, src, 0, buf, 0, n, 0, NULL, NULL);
+    else if (st == CLPRIM_SUCCESS)
         st = clprim_scan(ctx, NULL, d, src, 0, buf, 0, n, 0, NULL, NULL);
     if (st == CLPRIM_SUCCESS && n)
         st = clprim__host_read_unlocked(ctx, buf, bytes, out, 0, NULL);
+    if (carry)
+        clReleaseMemObject(carry);
     if (src && src != buf)
         clReleaseMemObject(src);
     if (buf)
         clReleaseMemObject(buf);
     return st;
+}
+
+clprim_status clprim_scan_host(clprim_context *ctx, const clprim_scan_desc *d, const void *in,
+                               void *out, size_t n)
+{
+    return scan_host(ctx, d, NULL, in, out, n);
+}
+
+clprim_status clprim_scan_init_host(clprim_context *ctx, const clprim_scan_desc *d,
+                                    const void *init, const void *in, void *out, size_t n)
+{
+    if (ctx && !init)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "init is NULL");
+    return scan_host(ctx, d, init, in, out, n);
 }

@@ -173,7 +173,7 @@ static void *work(void *arg)
     for (round = 0; round < 6; ++round) {
         tu_case c = {(clprim_scan_algorithm)((w->id + round) % CLPRIM_SCAN_ALGORITHM_COUNT_),
                      (clprim_type)((w->id + round) % 4), CLPRIM_OP_SUM, round & 1,
-                     20000 + (size_t)(tu_rand(&w->seed) % 200000), 0, 0, round % 3 == 2, 0};
+                     20000 + (size_t)(tu_rand(&w->seed) % 200000), 0, 0, round % 3 == 2, 0, round % 4 == 1};
         c.seed = tu_rand(&w->seed);
         w->failures += tu_run_case(ctx, &c) != 0;
     }

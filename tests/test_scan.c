@@ -2,7 +2,8 @@
 /* Scan correctness: every algorithm x type x operator x inclusive/exclusive
  * over edge sizes (0, 1, 2^k - 1, 2^k, 2^k + 1 around every SIMD width,
  * work-group size and tile clprim can choose, all powers of two), a random
- * medium size, and random large sizes; with offsets and in place. */
+ * medium size, and random large sizes; with offsets and in place, and
+ * some from a carry-in (clprim_scan_init). */
 #define _POSIX_C_SOURCE 200809L
 #include "common/testutil.h"
 
@@ -71,10 +72,11 @@ static void test_all_ops_edge_sizes(void **state)
     for (op = 0; op < CLPRIM_OP_COUNT_; ++op)
         for (excl = 0; excl < 2; ++excl)
             for (i = 0; i <= count; ++i) {
-                tu_case c = {p->algorithm, p->type, (clprim_op)op, excl, 0, 0, 0, 0, 0};
+                tu_case c = {p->algorithm, p->type, (clprim_op)op, excl, 0, 0, 0, 0, 0, 0};
                 /* the last case: a random medium size, 3 levels for small tiles */
                 c.n = i < count ? sizes[i] : ((size_t)1 << 14) + tu_rand(&s) % ((size_t)1 << 18);
                 shape(&c, i + (size_t)op + (size_t)excl, &s);
+                c.init = i % 4 == 3; /* a quarter from a carry-in (clprim_scan_init) */
                 failures += tu_run_case(ctx, &c) != 0;
                 ++runs;
             }
@@ -96,9 +98,10 @@ static void test_large(void **state)
         if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
             continue;
         for (i = 0; i < 2; ++i) {
-            tu_case c = {p->algorithm, (clprim_type)type, CLPRIM_OP_SUM, (int)i, 0, 0, 0, 0, 0};
+            tu_case c = {p->algorithm, (clprim_type)type, CLPRIM_OP_SUM, (int)i, 0, 0, 0, 0, 0, 0};
             c.n = ((size_t)1 << 20) + tu_rand(&s) % ((size_t)3 << 20);
             shape(&c, i + (size_t)type, &s);
+            c.init = (i + (size_t)type) % 3 == 0;
             failures += tu_run_case(ctx, &c) != 0;
         }
     }
@@ -113,7 +116,7 @@ static void test_large(void **state)
 static void test_three_levels(void **state)
 {
     tu_case c = {CLPRIM_SCAN_MULTILEVEL, CLPRIM_TYPE_UINT32, CLPRIM_OP_MAX, 0,
-                 ((size_t)4096 * 4096) + 3, 5, 2, 0, 0};
+                 ((size_t)4096 * 4096) + 3, 5, 2, 0, 0, 0};
     uint64_t s = tu_seed() ^ 0x3e7e15;
     (void)state;
     c.seed = tu_rand(&s);
@@ -122,6 +125,7 @@ static void test_three_levels(void **state)
     c.exclusive = 1;
     c.in_place = 1;
     c.out_off = c.in_off;
+    c.init = 1;
     c.seed = tu_rand(&s);
     assert_int_equal(tu_run_case(ctx, &c), 0);
 }
@@ -143,9 +147,10 @@ static void test_single_pass_fallback(void **state)
     for (i = 0; i < 12; ++i) {
         static const clprim_type types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT64, CLPRIM_TYPE_FLOAT};
         tu_case k = {i % 2 ? CLPRIM_SCAN_DOMINO : CLPRIM_SCAN_DECOUPLED_LOOKBACK,
-                     types[(i / 2) % 3], CLPRIM_OP_SUM, (int)(i / 6), 0, 0, 0, 0, 0};
+                     types[(i / 2) % 3], CLPRIM_OP_SUM, (int)(i / 6), 0, 0, 0, 0, 0, 0};
         k.n = ((size_t)1 << 16) + tu_rand(&s) % ((size_t)1 << 21);
         shape(&k, i, &s);
+        k.init = i % 4 >= 2; /* the walk past tile 0 must start from the carry-in */
         failures += tu_run_case(c, &k) != 0;
     }
     clprim_context_release(c);

@@ -52,10 +52,11 @@ clprim_context *tu_context(void)
 
 void tu_describe(const tu_case *c, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s %s %s %s n=%zu in_off=%zu out_off=%zu%s seed=%llu",
+    snprintf(buf, size, "%s %s %s %s n=%zu in_off=%zu out_off=%zu%s%s seed=%llu",
              clprim_scan_algorithm_name(c->algorithm), clprim_type_name(c->type),
              clprim_op_name(c->op), c->exclusive ? "exclusive" : "inclusive", c->n, c->in_off,
-             c->out_off, c->in_place ? " in-place" : "", (unsigned long long)c->seed);
+             c->out_off, c->in_place ? " in-place" : "", c->init ? " init" : "",
+             (unsigned long long)c->seed);
 }
 
 #define POISON 0xA5
@@ -153,30 +154,80 @@ static size_t run_check(const tu_run *r, size_t checked, size_t off, size_t coun
     return bad;
 }
 
+/* The reference check of a scan with carry-in `init`: the scan of
+ * [init, x...] (y), inclusive, is [init, out...] for an inclusive scan and
+ * [out..., last] for an exclusive one. */
+static size_t check_with_init(const tu_case *c, const tu_run *r, const unsigned char *init,
+                              const unsigned char *got, const char *desc)
+{
+    const size_t e = r->elem;
+    unsigned char *y = malloc((c->n + 1) * e), *g = malloc((c->n + 1) * e);
+    size_t bad;
+    if (!y || !g) {
+        free(y);
+        free(g);
+        printf("FAIL %s: out of host memory\n", desc);
+        return 1;
+    }
+    memcpy(y, init, e);
+    memcpy(y + e, r->x + c->in_off * e, c->n * e);
+    if (c->exclusive) {
+        bad = clprim_ref_scan_check(c->type, c->op, 0, y, got, c->n, stdout, desc);
+    } else {
+        memcpy(g, init, e);
+        memcpy(g + e, got, c->n * e);
+        bad = clprim_ref_scan_check(c->type, c->op, 0, y, g, c->n + 1, stdout, desc);
+    }
+    free(y);
+    free(g);
+    return bad;
+}
+
 int tu_run_case(clprim_context *ctx, const tu_case *c)
 {
     const size_t margin = 7; /* elements past the output that must stay untouched */
     const size_t in_len = c->in_off + c->n + margin, out_len = c->out_off + c->n + margin;
     const size_t off = c->in_place ? c->in_off : c->out_off, len = c->in_place ? in_len : out_len;
     clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm, NULL, NULL};
+    unsigned char init[8];
+    cl_mem init_mem = NULL;
     char desc[256];
     tu_run r;
     int rc = -1;
 
     tu_describe(c, desc, sizeof desc);
     if (run_prepare(&r, ctx, c->type, c->op, c->seed, in_len, c->in_place ? 0 : out_len,
-                    desc) == 0 &&
-        run_collect(&r, ctx,
-                    clprim_scan(ctx, NULL, &d, r.in, c->in_off, r.out ? r.out : r.in, off, c->n,
-                                0, NULL, &r.ev),
-                    len, desc) == 0)
-        rc = run_check(&r,
-                       clprim_ref_scan_check(c->type, c->op, c->exclusive,
-                                             r.x + c->in_off * r.elem, r.got + off * r.elem, c->n,
-                                             stdout, desc),
-                       off, c->n, c->in_place ? r.x : r.poison, len, desc)
-                 ? -1
-                 : 0;
+                    desc) != 0)
+        goto done;
+    if (c->init) {
+        uint64_t s = c->seed ^ 0x1417;
+        cl_int err;
+        clprim_ref_fill(c->type, c->op, init, 1, &s);
+        init_mem = clCreateBuffer(clprim_context_cl_context(ctx),
+                                  CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r.elem, init, &err);
+        if (err != CL_SUCCESS) {
+            printf("FAIL %s: clCreateBuffer: %s\n", desc, clprim_status_string(err));
+            goto done;
+        }
+    }
+    if (run_collect(&r, ctx,
+                    c->init ? clprim_scan_init(ctx, NULL, &d, init_mem, 0, r.in, c->in_off,
+                                               r.out ? r.out : r.in, off, c->n, 0, NULL, &r.ev)
+                            : clprim_scan(ctx, NULL, &d, r.in, c->in_off, r.out ? r.out : r.in,
+                                          off, c->n, 0, NULL, &r.ev),
+                    len, desc) != 0)
+        goto done;
+    rc = run_check(&r,
+                   c->init ? check_with_init(c, &r, init, r.got + off * r.elem, desc)
+                           : clprim_ref_scan_check(c->type, c->op, c->exclusive,
+                                                   r.x + c->in_off * r.elem,
+                                                   r.got + off * r.elem, c->n, stdout, desc),
+                   off, c->n, c->in_place ? r.x : r.poison, len, desc)
+             ? -1
+             : 0;
+done:
+    if (init_mem)
+        clReleaseMemObject(init_mem);
     run_release(&r);
     return rc;
 }

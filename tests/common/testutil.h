@@ -26,6 +26,7 @@ typedef struct tu_case {
     size_t in_off, out_off;
     int in_place;      /* in and out are one buffer (offsets then equal) */
     uint64_t seed;
+    int init;          /* clprim_scan_init with a random carry-in */
 } tu_case;
 
 /* Runs one case on the device and compares it with the host reference.

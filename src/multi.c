@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/* One array in ordered parts on several devices (or contexts): scan, reduce
+ * and select. Only per-part totals cross devices, through the host; the
+ * operator is applied to them on a device, with the primitives' own
+ * kernels, so user-defined operators need nothing from the host. Built on
+ * the public calls alone (each takes its own context's lock), so parts on
+ * different contexts run concurrently.
+ *
+ * Scan: every part but the last reduces itself (its total read back as soon
+ * as it is ready); part 0 scans at once; part k > 0 gets the totals of the
+ * parts before it written to its device, folds them there (one element:
+ * none to fold) and scans from that carry-in (clprim_scan_init). With equal
+ * parts on P devices the reduce costs 4 and the scan 8 bytes per element,
+ * so the bound is 2P/3 times one device. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What one call holds per part, released by multi_end. */
+typedef struct multi_part {
+    cl_command_queue queue;
+    cl_mem work;           /* scan, part k: [0, k) the totals before it, [k] their
+                              fold (the carry-in), [k + 1] its own total */
+    cl_event last;         /* its latest command: the next one waits for it
+                              (queues may be out of order) */
+    cl_event total_read;   /* its total on the host */
+    int used;              /* something was enqueued: finish it before release */
+} multi_part;
+
+/* The wait list of part p's next command is its latest one. */
+#define AFTER(p) ((p)->last ? 1u : 0u), ((p)->last ? &(p)->last : NULL)
+
+/* ev (the part's newest command) becomes p->last. */
+static void advance(multi_part *p, cl_event ev)
+{
+    if (p->last)
+        clReleaseEvent(p->last);
+    p->last = ev;
+}
+
+typedef struct multi {
+    const clprim_part *parts;
+    size_t count;
+    multi_part *p;
+    unsigned char *totals; /* count elements (or cl_ulong counts) on the host */
+} multi;
+
+/* Checks the parts and allocates the per-part state (work buffers of
+ * work_elems(k) elements of elem bytes; none when 0). */
+static clprim_status multi_begin(multi *m, const clprim_part *parts, size_t count, size_t elem,
+                                 size_t (*work_elems)(size_t k, size_t count))
+{
+    size_t k;
+    memset(m, 0, sizeof *m);
+    m->parts = parts;
+    m->count = count;
+    if (!parts && count)
+        return CLPRIM_INVALID_ARGUMENT;
+    for (k = 0; k < count; ++k)
+        if (!parts[k].ctx)
+            return CLPRIM_INVALID_ARGUMENT;
+    if (!count)
+        return CLPRIM_SUCCESS;
+    m->p = calloc(count, sizeof *m->p);
+    m->totals = calloc(count, elem);
+    if (!m->p || !m->totals)
+        return clprim__fail_unlocked(parts[0].ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    for (k = 0; k < count; ++k) {
+        clprim_context *ctx = parts[k].ctx;
+        const size_t w = work_elems(k, count);
+        cl_int err = CL_SUCCESS;
+        m->p[k].queue = parts[k].queue ? parts[k].queue : clprim_context_queue(ctx);
+        if (w)
+            m->p[k].work = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                                          w * elem, NULL, &err);
+        if (err != CL_SUCCESS)
+            return clprim__fail_unlocked(ctx, err, "part %zu: allocating %zu bytes for the parts' "
+                                         "totals failed: %s", k, w * elem,
+                                         clprim_status_string(err));
+    }
+    return CLPRIM_SUCCESS;
+}
+
+/* Waits for everything enqueued (host memory in flight is m->totals) and
+ * releases it all; the first failure, if none before. */
+static clprim_status multi_end(multi *m, clprim_status st)
+{
+    size_t k;
+    for (k = 0; m->p && k < m->count; ++k) {
+        multi_part *p = &m->p[k];
+        if (p->used) {
+            const cl_int err = clFinish(p->queue);
+            if (err != CL_SUCCESS && st == CLPRIM_SUCCESS)
+                st = clprim__fail_unlocked(m->parts[k].ctx, err, "part %zu: clFinish failed: %s",
+                                           k, clprim_status_string(err));
+        }
+        if (p->total_read)
+            clReleaseEvent(p->total_read);
+        if (p->last)
+            clReleaseEvent(p->last);
+        if (p->work)
+            clReleaseMemObject(p->work);
+    }
+    free(m->p);
+    free(m->totals);
+    return st;
+}
+
+/* Reads part k's total (elem bytes at element `at` of its work buffer) to
+ * the host after its latest command. */
+static clprim_status read_total(multi *m, size_t k, size_t elem, size_t at)
+{
+    multi_part *p = &m->p[k];
+    const cl_int err = clEnqueueReadBuffer(p->queue, p->work, CL_FALSE, at * elem, elem,
+                                           m->totals + k * elem, AFTER(p), &p->total_read);
+    if (err == CL_SUCCESS)
+        clFlush(p->queue);
+    return err == CL_SUCCESS ? CLPRIM_SUCCESS
+                             : clprim__fail_unlocked(m->parts[k].ctx, err, "part %zu: reading its "
+                                                     "total failed: %s", k,
+                                                     clprim_status_string(err));
+}
+
+/* Waits for the totals of parts [0, k) and writes them to part k's work
+ * buffer; then, on part k's device, folds them into element *at (with the
+ * operator of rd; one total needs no folding and *at = 0). */
+static clprim_status gather_totals(multi *m, size_t k, size_t elem, const clprim_reduce_desc *rd,
+                                   size_t *at)
+{
+    multi_part *p = &m->p[k];
+    clprim_context *ctx = m->parts[k].ctx;
+    cl_event ev = NULL;
+    cl_int err = CL_SUCCESS;
+    clprim_status st;
+    size_t j;
+    for (j = 0; j < k && err == CL_SUCCESS; ++j)
+        err = clWaitForEvents(1, &m->p[j].total_read);
+    if (err != CL_SUCCESS)
+        return clprim__fail_unlocked(ctx, err, "part %zu: waiting for the totals before it "
+                                     "failed: %s", k, clprim_status_string(err));
+    p->used = 1;
+    err = clEnqueueWriteBuffer(p->queue, p->work, CL_FALSE, 0, k * elem, m->totals, AFTER(p),
+                               &ev);
+    if (err != CL_SUCCESS)
+        return clprim__fail_unlocked(ctx, err, "part %zu: writing the totals before it failed: "
+                                     "%s", k, clprim_status_string(err));
+    advance(p, ev);
+    *at = 0;
+    if (k == 1)
+        return CLPRIM_SUCCESS;
+    *at = k;
+    ev = NULL;
+    st = clprim_reduce(ctx, p->queue, rd, p->work, 0, k, p->work, k, AFTER(p), &ev);
+    if (st == CLPRIM_SUCCESS)
+        advance(p, ev);
+    return st;
+}
+
+/* Part k's work buffer (multi_part.work). */
+static size_t scan_work(size_t k, size_t count)
+{
+    (void)count;
+    return k + 2;
+}
+
+static size_t one_total(size_t k, size_t count)
+{
+    (void)k;
+    (void)count;
+    return 1;
+}
+
+/* The descriptor of part k: its own operator, where it has one. */
+static clprim_scan_desc part_scan_desc(const clprim_scan_desc *d, const clprim_part *p)
+{
+    clprim_scan_desc s = *d;
+    if (p->custom)
+        s.custom = p->custom;
+    return s;
+}
+
+static clprim_reduce_desc part_reduce_desc(const clprim_reduce_desc *d, const clprim_part *p)
+{
+    clprim_reduce_desc r = *d;
+    if (p->custom)
+        r.custom = p->custom;
+    return r;
+}
+
+/* The element size of a descriptor (type, custom), 0 when unknown. */
+static size_t elem_size(clprim_type type, const clprim_operator *custom)
+{
+    return custom ? clprim_operator_size(custom) : clprim_type_size(type);
+}
+
+clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part *parts,
+                                size_t num_parts)
+{
+    const size_t elem = desc ? elem_size(desc->type, desc->custom) : 0;
+    multi m;
+    size_t k;
+    clprim_status st;
+
+    if (!desc || !elem)
+        return desc ? CLPRIM_UNKNOWN_TYPE : CLPRIM_INVALID_ARGUMENT;
+    st = multi_begin(&m, parts, num_parts, elem, scan_work);
+    /* every part's total but the last's, in flight to the host */
+    for (k = 0; st == CLPRIM_SUCCESS && k + 1 < num_parts; ++k) {
+        const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
+                                       desc->transform};
+        const clprim_reduce_desc prd = part_reduce_desc(&rd, &parts[k]);
+        cl_event done = NULL;
+        m.p[k].used = 1;
+        st = clprim_reduce(parts[k].ctx, m.p[k].queue, &prd, parts[k].in, parts[k].in_off,
+                           parts[k].n, m.p[k].work, k + 1, 0, NULL, &done);
+        if (st == CLPRIM_SUCCESS) {
+            advance(&m.p[k], done);
+            st = read_total(&m, k, elem, k + 1);
+        }
+    }
+    if (st == CLPRIM_SUCCESS && num_parts) {
+        /* after its reduce: the part may be scanned in place */
+        const clprim_scan_desc sd = part_scan_desc(desc, &parts[0]);
+        cl_event done = NULL;
+        m.p[0].used = 1;
+        st = clprim_scan(parts[0].ctx, m.p[0].queue, &sd, parts[0].in, parts[0].in_off,
+                         parts[0].out, parts[0].out_off, parts[0].n, AFTER(&m.p[0]), &done);
+        if (st == CLPRIM_SUCCESS) {
+            advance(&m.p[0], done);
+            clFlush(m.p[0].queue);
+        }
+    }
+    for (k = 1; st == CLPRIM_SUCCESS && k < num_parts; ++k) {
+        /* the totals are of the output type: folded without the transform */
+        const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
+                                       NULL};
+        const clprim_reduce_desc prd = part_reduce_desc(&rd, &parts[k]);
+        const clprim_scan_desc sd = part_scan_desc(desc, &parts[k]);
+        cl_event done = NULL;
+        size_t at = 0;
+        st = gather_totals(&m, k, elem, &prd, &at);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim_scan_init(parts[k].ctx, m.p[k].queue, &sd, m.p[k].work, at, parts[k].in,
+                                  parts[k].in_off, parts[k].out, parts[k].out_off, parts[k].n,
+                                  AFTER(&m.p[k]), &done);
+        if (st == CLPRIM_SUCCESS) {
+            advance(&m.p[k], done);
+            clFlush(m.p[k].queue);
+        }
+    }
+    return multi_end(&m, st);
+}
+
+clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_part *parts,
+                                  size_t num_parts, void *value)
+{
+    const size_t elem = desc ? elem_size(desc->type, desc->custom) : 0;
+    multi m;
+    size_t k;
+    clprim_status st;
+
+    if (!desc || !elem)
+        return desc ? CLPRIM_UNKNOWN_TYPE : CLPRIM_INVALID_ARGUMENT;
+    if (!num_parts || !value)
+        return parts && num_parts ? clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT,
+                                                         "value is NULL")
+                                  : CLPRIM_INVALID_ARGUMENT;
+    st = multi_begin(&m, parts, num_parts, elem, one_total);
+    for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k) {
+        const clprim_reduce_desc prd = part_reduce_desc(desc, &parts[k]);
+        cl_event done = NULL;
+        m.p[k].used = 1;
+        st = clprim_reduce(parts[k].ctx, m.p[k].queue, &prd, parts[k].in, parts[k].in_off,
+                           parts[k].n, m.p[k].work, 0, 0, NULL, &done);
+        if (st == CLPRIM_SUCCESS) {
+            advance(&m.p[k], done);
+            st = read_total(&m, k, elem, 0);
+        }
+    }
+    if (st == CLPRIM_SUCCESS) {
+        /* the parts' totals folded on part 0's device, in order */
+        cl_int err = CL_SUCCESS;
+        for (k = 0; k < num_parts && err == CL_SUCCESS; ++k)
+            err = clWaitForEvents(1, &m.p[k].total_read);
+        if (err != CL_SUCCESS)
+            st = clprim__fail_unlocked(parts[0].ctx, err, "waiting for the parts' totals "
+                                       "failed: %s", clprim_status_string(err));
+    }
+    if (st == CLPRIM_SUCCESS && num_parts == 1) {
+        memcpy(value, m.totals, elem);
+    } else if (st == CLPRIM_SUCCESS) {
+        clprim_reduce_desc rd = part_reduce_desc(desc, &parts[0]);
+        rd.transform = NULL; /* the totals are of the output type */
+        st = clprim_reduce_host(parts[0].ctx, &rd, m.totals, num_parts, value);
+    }
+    return multi_end(&m, st);
+}
+
+clprim_status clprim_multi_select(const clprim_compact_desc *desc, const clprim_part *parts,
+                                  size_t num_parts, size_t *counts, size_t *offsets,
+                                  size_t *total)
+{
+    multi m;
+    size_t k, sum = 0;
+    clprim_status st;
+
+    if (!desc)
+        return CLPRIM_INVALID_ARGUMENT;
+    st = multi_begin(&m, parts, num_parts, sizeof(cl_ulong), one_total);
+    if (st == CLPRIM_SUCCESS && desc->indices)
+        st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT,
+                                   "desc->indices: not offered across parts");
+    for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k) {
+        clprim_compact_desc pd = *desc;
+        cl_event done = NULL;
+        if (parts[k].element)
+            pd.element = parts[k].element;
+        if (parts[k].flags)
+            pd.flags = parts[k].flags;
+        pd.flags_off = parts[k].flags_off;
+        m.p[k].used = 1;
+        st = clprim_select(parts[k].ctx, m.p[k].queue, &pd, parts[k].in, parts[k].in_off,
+                           parts[k].out, parts[k].out_off, parts[k].n, m.p[k].work, 0, 0, NULL,
+                           &done);
+        if (st == CLPRIM_SUCCESS) {
+            advance(&m.p[k], done);
+            st = read_total(&m, k, sizeof(cl_ulong), 0);
+        }
+    }
+    for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k) {
+        cl_ulong c;
+        const cl_int err = clWaitForEvents(1, &m.p[k].total_read);
+        if (err != CL_SUCCESS) {
+            st = clprim__fail_unlocked(parts[k].ctx, err, "part %zu: waiting for its count "
+                                       "failed: %s", k, clprim_status_string(err));
+            break;
+        }
+        memcpy(&c, m.totals + k * sizeof c, sizeof c);
+        if (counts)
+            counts[k] = (size_t)c;
+        if (offsets)
+            offsets[k] = sum;
+        sum += (size_t)c;
+    }
+    if (st == CLPRIM_SUCCESS && total)
+        *total = sum;
+    return multi_end(&m, st);
+}
