@@ -235,6 +235,12 @@ CLPRIM_API cl_command_queue clprim_context_queue(const clprim_context *ctx);
  * The message is "" when nothing has failed yet. */
 CLPRIM_API size_t clprim_context_last_error(clprim_context *ctx, char *buf, size_t size);
 
+/* Makes `message` the context's last error and returns status, as clprim's
+ * own calls do when they fail: for libraries layered on clprim (clprim_mpi)
+ * whose failures belong to a context. NULL ctx: returns status. */
+CLPRIM_API clprim_status clprim_context_set_error(clprim_context *ctx, clprim_status status,
+                                                  const char *message);
+
 /* What clprim learned about its device (probed once, at context creation). */
 typedef struct clprim_device_info {
   char platform_name[128];

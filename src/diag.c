@@ -103,3 +103,11 @@ size_t clprim_context_last_error(clprim_context *ctx, char *buf, size_t size)
     pthread_mutex_unlock(&ctx->lock);
     return len;
 }
+
+clprim_status clprim_context_set_error(clprim_context *ctx, clprim_status status,
+                                       const char *message)
+{
+    if (!ctx)
+        return status;
+    return clprim__fail_unlocked(ctx, status, "%s", message ? message : "");
+}

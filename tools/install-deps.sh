@@ -3,10 +3,10 @@
 # Installs what building and testing clprim needs on Debian / Ubuntu: a C
 # compiler, CMake, pkg-config, the OpenCL headers and ICD loader, PoCL
 # (OpenCL on the CPU, so there is always a device), cmocka, clinfo and
-# gnuplot (benchmark charts).
+# gnuplot (benchmark charts), and Open MPI (clprim_mpi and its tests).
 # Skips apt when all are there.
 set -eu
-pkgs="build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev clinfo gnuplot-nox"
+pkgs="build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev clinfo gnuplot-nox openmpi-bin libopenmpi-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

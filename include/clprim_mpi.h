@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* clprim_mpi: clprim's scan, reduce and select over an array spread across
+ * the ranks of an MPI communicator, each rank holding its part on its own
+ * OpenCL device. A separate library (libclprim_mpi, pkg-config clprim_mpi,
+ * CMake clprim::clprim_mpi), built when CMake finds MPI.
+ *
+ * The array's order is the ranks' order: rank 0 holds its first elements.
+ * Every call is collective: every rank of `comm` calls it, with the same
+ * descriptor (type, operator, exclusive; ranks that disagree all get
+ * CLPRIM_INVALID_ARGUMENT), its own context and buffers, and its own n
+ * (0 allowed). Calls block until this rank's part is done; the device work
+ * runs on the context's queue.
+ *
+ * How: each rank reduces its part on its device; only these totals travel
+ * through MPI. Built-in integer operators, and float and double sums and
+ * products, use MPI's own (MPI_Exscan, MPI_Allreduce; integer sums and
+ * products wrap, computed in the unsigned type as on the device).
+ * User-defined operators (desc->custom) and float min / max are exchanged
+ * as bytes (MPI_Allgather) and combined on each rank's device with the
+ * operator's own kernels, so MPI never evaluates OpenCL C; such an operator
+ * must be created on every rank from the same source. A scan then runs
+ * from the combined prefix of the ranks before (clprim_scan_init).
+ *
+ * Failures: a rank's argument or device failure is that rank's status, with
+ * its message in its context (clprim_context_last_error); the other ranks
+ * return CLPRIM_INVALID_ARGUMENT with "rank R failed" in theirs, so no rank
+ * waits forever in a collective. MPI errors: CLPRIM_INTERNAL with MPI's
+ * message (the communicator's error handler must return, e.g.
+ * MPI_ERRORS_RETURN; with the default MPI_ERRORS_ARE_FATAL MPI aborts).
+ *
+ * Device per rank: with several GPUs per host, give each rank its own, e.g.
+ * the clprim_mpi_local_rank()-th GPU of the platform through
+ * clprim_context_wrap, or CLPRIM_DEVICE set per rank by the launcher.
+ * Thread safety: MPI's (the calls make MPI calls on the calling thread). */
+#ifndef CLPRIM_MPI_H
+#define CLPRIM_MPI_H
+
+#include <clprim.h>
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The scan of the whole array, this rank's share written to `out` from
+ * out_off (n elements; in place allowed). desc as clprim_scan. */
+CLPRIM_API clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx,
+                                         const clprim_scan_desc *desc, cl_mem in, size_t in_off,
+                                         cl_mem out, size_t out_off, size_t n);
+
+/* The fold of the whole array, to *value on every rank (the element's
+ * bytes). desc as clprim_reduce. */
+CLPRIM_API clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx,
+                                           const clprim_reduce_desc *desc, cl_mem in,
+                                           size_t in_off, size_t n, void *value);
+
+/* Selects from this rank's part into `out` (desc as clprim_select, without
+ * indices) and sets *count (kept here), *offset (kept on the ranks before:
+ * where this rank's kept elements stand in the whole result) and *total
+ * (kept on all ranks); each may be NULL. */
+CLPRIM_API clprim_status clprim_mpi_select(MPI_Comm comm, clprim_context *ctx,
+                                           const clprim_compact_desc *desc, cl_mem in,
+                                           size_t in_off, cl_mem out, size_t out_off, size_t n,
+                                           size_t *count, size_t *offset, size_t *total);
+
+/* This process's rank among the ranks of comm on its host (0, 1, ...), to
+ * choose a device per rank; -1 when MPI fails. Collective. */
+CLPRIM_API int clprim_mpi_local_rank(MPI_Comm comm);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLPRIM_MPI_H */

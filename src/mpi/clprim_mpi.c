@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/* clprim_mpi (include/clprim_mpi.h): collectives over ranks that each hold
+ * a part on their own device, on clprim's public calls alone. Each call:
+ * the local part reduced on the device (its total read back), one
+ * agreement round (descriptor signature and every rank's status), the
+ * totals exchanged (MPI's own operator where it has the same arithmetic,
+ * bytes otherwise), and the local work finished from the result. */
+#include "clprim_mpi.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A rank's failure, formatted into its context's last error. */
+static clprim_status fail(clprim_context *ctx, clprim_status st, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return clprim_context_set_error(ctx, st, msg);
+}
+
+static clprim_status mpi_fail(clprim_context *ctx, int err, const char *what)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(err, text, &len);
+    return fail(ctx, CLPRIM_INTERNAL, "%s failed: %s", what, text);
+}
+
+/* MPI's datatype and operator with clprim's arithmetic for a built-in
+ * (type, op), or 0 where the totals go through the device instead (custom
+ * operators; float min / max, whose NaN rules are the device's). Integer
+ * sums and products in the unsigned type: the same bits, and no signed
+ * overflow. */
+static int mpi_builtin(clprim_type type, clprim_op op, MPI_Datatype *dt, MPI_Op *mop)
+{
+    static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
+    const int wraps = op == CLPRIM_OP_SUM || op == CLPRIM_OP_PRODUCT;
+    if ((unsigned)op >= 4u)
+        return 0;
+    *mop = ops[op];
+    switch (type) {
+    case CLPRIM_TYPE_INT32:
+        *dt = wraps ? MPI_UINT32_T : MPI_INT32_T;
+        return 1;
+    case CLPRIM_TYPE_UINT32:
+        *dt = MPI_UINT32_T;
+        return 1;
+    case CLPRIM_TYPE_INT64:
+        *dt = wraps ? MPI_UINT64_T : MPI_INT64_T;
+        return 1;
+    case CLPRIM_TYPE_UINT64:
+        *dt = MPI_UINT64_T;
+        return 1;
+    case CLPRIM_TYPE_FLOAT:
+        *dt = MPI_FLOAT;
+        return wraps;
+    case CLPRIM_TYPE_DOUBLE:
+        *dt = MPI_DOUBLE;
+        return wraps;
+    default:
+        return 0;
+    }
+}
+
+/* One rank's part of a call. */
+typedef struct part {
+    MPI_Comm comm;
+    clprim_context *ctx;
+    int rank, size;
+    size_t elem;
+    cl_mem work;            /* [0, size) the ranks' totals, [size] their fold */
+    unsigned char *totals;  /* size elements: every rank's total (or MPI's result) */
+} part;
+
+static void part_end(part *p)
+{
+    if (p->work)
+        clReleaseMemObject(p->work);
+    free(p->totals);
+}
+
+/* Rank and size, then (elem > 0) the work buffer and host totals. Leaves
+ * p ready for agree() and part_end() whatever happens. */
+static clprim_status part_begin(part *p, MPI_Comm comm, clprim_context *ctx, size_t elem)
+{
+    cl_int err = CL_SUCCESS;
+    int e;
+    memset(p, 0, sizeof *p);
+    p->comm = comm;
+    p->ctx = ctx;
+    p->elem = elem;
+    if ((e = MPI_Comm_rank(comm, &p->rank)) != MPI_SUCCESS ||
+        (e = MPI_Comm_size(comm, &p->size)) != MPI_SUCCESS)
+        return mpi_fail(ctx, e, "MPI_Comm_rank / MPI_Comm_size");
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!elem)
+        return CLPRIM_SUCCESS;
+    p->totals = calloc((size_t)p->size + 1, elem);
+    if (!p->totals)
+        return fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    p->work = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                             ((size_t)p->size + 1) * elem, NULL, &err);
+    if (err != CL_SUCCESS)
+        return fail(ctx, err, "allocating the ranks' totals (%zu bytes) failed: %s",
+                    ((size_t)p->size + 1) * elem, clprim_status_string(err));
+    return CLPRIM_SUCCESS;
+}
+
+/* The agreement round, which every rank joins whatever its own state:
+ * every rank's descriptor signature and status. A mismatch or another
+ * rank's failure ends the call everywhere. */
+static clprim_status agree(part *p, clprim_status local, long long signature)
+{
+    long long mine[3] = {signature, -signature, local != CLPRIM_SUCCESS ? p->rank + 1 : 0}, all[3];
+    const int e = MPI_Allreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX, p->comm);
+    if (local != CLPRIM_SUCCESS)
+        return local;
+    if (e != MPI_SUCCESS)
+        return mpi_fail(p->ctx, e, "MPI_Allreduce (the ranks' agreement)");
+    if (all[2])
+        return fail(p->ctx, CLPRIM_INVALID_ARGUMENT, "rank %lld failed (its context says why)",
+                    all[2] - 1);
+    if (all[0] != -all[1])
+        return fail(p->ctx, CLPRIM_INVALID_ARGUMENT, "the ranks disagree on the descriptor (element "
+                    "type, operator or exclusive)");
+    return CLPRIM_SUCCESS;
+}
+
+/* The element size a descriptor names, with the status of a bad one. */
+static clprim_status elem_of(clprim_context *ctx, const void *desc, clprim_type type,
+                             const clprim_operator *custom, size_t *elem)
+{
+    *elem = !desc ? 0 : custom ? clprim_operator_size(custom) : clprim_type_size(type);
+    if (!desc)
+        return fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    if (!*elem)
+        return fail(ctx, custom ? CLPRIM_INVALID_ARGUMENT : CLPRIM_UNKNOWN_TYPE,
+                    custom ? "desc->custom is not a live operator" : "desc->type %d is not a "
+                    "clprim_type", (int)type);
+    return CLPRIM_SUCCESS;
+}
+
+/* What every rank must agree on: the element (type, or the caller's size),
+ * the operator, exclusive, and whether a transform maps the input. */
+static long long signature(clprim_type type, clprim_op op, const clprim_operator *custom,
+                           int exclusive, int transform)
+{
+    const long long elem = custom ? (long long)clprim_operator_size(custom) : 0;
+    return ((elem * 16 + (custom ? 15 : (long long)type)) * 16 + (custom ? 15 : (long long)op)) *
+               4 +
+           (exclusive ? 2 : 0) + (transform ? 1 : 0) + 1;
+}
+
+/* This rank's total (rd over its part) into totals[rank] on the host. */
+static clprim_status local_total(part *p, const clprim_reduce_desc *rd, cl_mem in, size_t in_off,
+                                 size_t n)
+{
+    clprim_status st = clprim_reduce(p->ctx, NULL, rd, in, in_off, n, p->work, (size_t)p->size, 0,
+                                     NULL, NULL);
+    if (st == CLPRIM_SUCCESS) {
+        const cl_int err = clEnqueueReadBuffer(clprim_context_queue(p->ctx), p->work, CL_TRUE,
+                                               (size_t)p->size * p->elem, p->elem,
+                                               p->totals + (size_t)p->rank * p->elem, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            st = fail(p->ctx, err, "reading this rank's total failed: %s", clprim_status_string(err));
+    }
+    return st;
+}
+
+/* Every rank's total on every rank (as bytes). */
+static clprim_status gather(part *p)
+{
+    const int e = MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, p->totals, (int)p->elem,
+                                MPI_BYTE, p->comm);
+    return e == MPI_SUCCESS ? CLPRIM_SUCCESS : mpi_fail(p->ctx, e, "MPI_Allgather of the totals");
+}
+
+/* Folds the first `count` totals (host) on the device into work[size]
+ * with fd's operator; the fold of one total is itself. Returns the
+ * element of work that holds it. */
+static clprim_status fold_on_device(part *p, const clprim_reduce_desc *fd, size_t count,
+                                    size_t *at)
+{
+    cl_int err = clEnqueueWriteBuffer(clprim_context_queue(p->ctx), p->work, CL_TRUE, 0,
+                                      count * p->elem, p->totals, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return fail(p->ctx, err, "writing the ranks' totals failed: %s", clprim_status_string(err));
+    *at = 0;
+    if (count == 1)
+        return CLPRIM_SUCCESS;
+    *at = (size_t)p->size;
+    return clprim_reduce(p->ctx, NULL, fd, p->work, 0, count, p->work, (size_t)p->size, 0, NULL,
+                         NULL);
+}
+
+/* Finishes the rank's queue; st if it failed before. */
+static clprim_status finish(clprim_context *ctx, clprim_status st)
+{
+    if (st == CLPRIM_SUCCESS) {
+        const cl_int err = clFinish(clprim_context_queue(ctx));
+        if (err != CL_SUCCESS)
+            st = fail(ctx, err, "clFinish failed: %s", clprim_status_string(err));
+    }
+    return st;
+}
+
+clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_scan_desc *desc,
+                              cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n)
+{
+    MPI_Datatype dt = MPI_DATATYPE_NULL;
+    MPI_Op mop = MPI_OP_NULL;
+    size_t elem;
+    clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
+                               desc ? desc->custom : NULL, &elem);
+    part p;
+
+    if (st == CLPRIM_SUCCESS)
+        st = part_begin(&p, comm, ctx, elem);
+    else
+        part_begin(&p, comm, ctx, 0);
+    if (st == CLPRIM_SUCCESS) {
+        const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
+                                       desc->transform};
+        st = local_total(&p, &rd, in, in_off, n);
+    }
+    /* rank 0 needs nothing from the others: its scan starts at once */
+    if (st == CLPRIM_SUCCESS && p.rank == 0)
+        st = clprim_scan(ctx, NULL, desc, in, in_off, out, out_off, n, 0, NULL, NULL);
+    st = agree(&p, st, desc ? signature(desc->type, desc->op, desc->custom, desc->exclusive,
+                                        desc->transform != NULL)
+                            : 0);
+    if (st == CLPRIM_SUCCESS && !desc->custom && mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+        unsigned char *carry = p.totals + (size_t)p.size * elem;
+        const int e = MPI_Exscan(p.totals + (size_t)p.rank * elem, carry, 1, dt, mop, comm);
+        if (e != MPI_SUCCESS)
+            st = mpi_fail(ctx, e, "MPI_Exscan of the totals");
+        if (st == CLPRIM_SUCCESS && p.rank > 0) {
+            size_t at = 0;
+            memcpy(p.totals, carry, elem);
+            st = fold_on_device(&p, NULL, 1, &at);
+            if (st == CLPRIM_SUCCESS)
+                st = clprim_scan_init(ctx, NULL, desc, p.work, at, in, in_off, out, out_off, n, 0,
+                                      NULL, NULL);
+        }
+    } else if (st == CLPRIM_SUCCESS) {
+        st = gather(&p);
+        if (st == CLPRIM_SUCCESS && p.rank > 0) {
+            /* the totals are of the output type: folded without the transform */
+            const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
+                                           NULL};
+            size_t at = 0;
+            st = fold_on_device(&p, &fd, (size_t)p.rank, &at);
+            if (st == CLPRIM_SUCCESS)
+                st = clprim_scan_init(ctx, NULL, desc, p.work, at, in, in_off, out, out_off, n, 0,
+                                      NULL, NULL);
+        }
+    }
+    st = finish(ctx, st);
+    part_end(&p);
+    return st;
+}
+
+clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim_reduce_desc *desc,
+                                cl_mem in, size_t in_off, size_t n, void *value)
+{
+    MPI_Datatype dt = MPI_DATATYPE_NULL;
+    MPI_Op mop = MPI_OP_NULL;
+    size_t elem;
+    clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
+                               desc ? desc->custom : NULL, &elem);
+    part p;
+
+    if (st == CLPRIM_SUCCESS && !value)
+        st = fail(ctx, CLPRIM_INVALID_ARGUMENT, "value is NULL");
+    if (st == CLPRIM_SUCCESS)
+        st = part_begin(&p, comm, ctx, elem);
+    else
+        part_begin(&p, comm, ctx, 0);
+    if (st == CLPRIM_SUCCESS)
+        st = local_total(&p, desc, in, in_off, n);
+    st = agree(&p, st, desc ? signature(desc->type, desc->op, desc->custom, 0,
+                                        desc->transform != NULL)
+                            : 0);
+    if (st == CLPRIM_SUCCESS && !desc->custom && mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+        const int e = MPI_Allreduce(p.totals + (size_t)p.rank * elem, value, 1, dt, mop, comm);
+        if (e != MPI_SUCCESS)
+            st = mpi_fail(ctx, e, "MPI_Allreduce of the totals");
+    } else if (st == CLPRIM_SUCCESS) {
+        st = gather(&p);
+        if (st == CLPRIM_SUCCESS) {
+            clprim_reduce_desc fd = *desc;
+            fd.transform = NULL; /* the totals are of the output type */
+            st = clprim_reduce_host(ctx, &fd, p.totals, (size_t)p.size, value);
+        }
+    }
+    part_end(&p);
+    return st;
+}
+
+clprim_status clprim_mpi_select(MPI_Comm comm, clprim_context *ctx, const clprim_compact_desc *desc,
+                                cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n,
+                                size_t *count, size_t *offset, size_t *total)
+{
+    clprim_status st = desc ? CLPRIM_SUCCESS
+                            : fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    size_t r, before = 0, all = 0;
+    part p;
+
+    if (st == CLPRIM_SUCCESS && desc->indices)
+        st = fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->indices: not offered across ranks");
+    if (st == CLPRIM_SUCCESS)
+        st = part_begin(&p, comm, ctx, sizeof(cl_ulong));
+    else
+        part_begin(&p, comm, ctx, 0);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim_select(ctx, NULL, desc, in, in_off, out, out_off, n, p.work, (size_t)p.size, 0,
+                           NULL, NULL);
+    if (st == CLPRIM_SUCCESS) {
+        const cl_int err = clEnqueueReadBuffer(clprim_context_queue(ctx), p.work, CL_TRUE,
+                                               (size_t)p.size * sizeof(cl_ulong), sizeof(cl_ulong),
+                                               p.totals + (size_t)p.rank * sizeof(cl_ulong), 0,
+                                               NULL, NULL);
+        if (err != CL_SUCCESS)
+            st = fail(ctx, err, "reading this rank's count failed: %s", clprim_status_string(err));
+    }
+    st = agree(&p, st, desc ? (long long)desc->type + 1 : 0);
+    if (st == CLPRIM_SUCCESS)
+        st = gather(&p);
+    for (r = 0; st == CLPRIM_SUCCESS && r < (size_t)p.size; ++r) {
+        cl_ulong c;
+        memcpy(&c, p.totals + r * sizeof c, sizeof c);
+        if (r < (size_t)p.rank)
+            before += (size_t)c;
+        all += (size_t)c;
+    }
+    if (st == CLPRIM_SUCCESS) {
+        cl_ulong mine;
+        memcpy(&mine, p.totals + (size_t)p.rank * sizeof mine, sizeof mine);
+        if (count)
+            *count = (size_t)mine;
+        if (offset)
+            *offset = before;
+        if (total)
+            *total = all;
+    }
+    part_end(&p);
+    return st;
+}
+
+int clprim_mpi_local_rank(MPI_Comm comm)
+{
+    MPI_Comm local;
+    int rank = -1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) != MPI_SUCCESS)
+        return -1;
+    if (MPI_Comm_rank(local, &rank) != MPI_SUCCESS)
+        rank = -1;
+    MPI_Comm_free(&local);
+    return rank;
+}

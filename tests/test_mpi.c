@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/* clprim_mpi across the ranks of MPI_COMM_WORLD (CTest runs it with 1, 2,
+ * 3 and 4 ranks): every rank builds the same random array from one seed,
+ * takes its part (random sizes, some empty), and checks its share of each
+ * result against the host reference of the whole array. Every built-in type
+ * (sum), every int32 operator, float min / max (exchanged as bytes), a
+ * non-commutative caller's operator, inclusive and exclusive; reduce and
+ * select; descriptors that disagree across ranks, and a rank that fails. */
+#include "common/testutil.h"
+#include "reference/reference.h"
+
+#include <clprim_mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POISON 0xA5
+
+static int rank, size;
+static clprim_context *ctx;
+static uint64_t seed;
+
+/* The whole array's length and this rank's [start, start + n), the same
+ * on every rank for one state. */
+static void cut(uint64_t *s, size_t total, size_t *start, size_t *n)
+{
+    size_t at = 0, r;
+    for (r = 0; r < (size_t)size; ++r) {
+        size_t len = r + 1 == (size_t)size ? total - at
+                     : tu_rand(s) % 4 == 0  ? 0
+                                            : tu_rand(s) % (total - at + 1);
+        if (r == (size_t)rank) {
+            *start = at;
+            *n = len;
+        }
+        at += len;
+    }
+}
+
+static cl_mem device_copy(const void *src, size_t bytes)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              bytes ? bytes : 1, (void *)src, &err);
+    if (err != CL_SUCCESS) {
+        printf("rank %d: clCreateBuffer failed\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return m;
+}
+
+static void read_back(cl_mem m, size_t bytes, void *dst)
+{
+    if (bytes && clEnqueueReadBuffer(clprim_context_queue(ctx), m, CL_TRUE, 0, bytes, dst, 0, NULL,
+                                     NULL) != CL_SUCCESS) {
+        printf("rank %d: reading back failed\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+static int report(clprim_status st, const char *what)
+{
+    char why[1024];
+    clprim_context_last_error(ctx, why, sizeof why);
+    printf("FAIL rank %d/%d: %s: %s: %s (seed %llu)\n", rank, size, what, clprim_status_string(st),
+           why, (unsigned long long)seed);
+    return 1;
+}
+
+/* Scan and reduce of a built-in (type, op), this rank's part in place or
+ * not, checked against the reference of the whole array. */
+static int builtin_case(clprim_type type, clprim_op op, int exclusive, uint64_t *s)
+{
+    const size_t elem = clprim_type_size(type), total = tu_rand(s) % 150000;
+    const clprim_scan_desc d = {type, op, exclusive, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_reduce_desc rd = {type, op, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    unsigned char *x = malloc(total * elem + 1), *want = malloc(total * elem + 1);
+    unsigned char *got = malloc(total * elem + 16), value[8];
+    size_t start = 0, n = 0, i;
+    int bad = 0;
+    char what[160];
+    clprim_status st;
+    cl_mem in, out;
+
+    clprim_ref_fill(type, op, x, total, s);
+    cut(s, total, &start, &n);
+    snprintf(what, sizeof what, "%s %s %s, %zu of %zu", clprim_type_name(type), clprim_op_name(op),
+             exclusive ? "exclusive" : "inclusive", n, total);
+    in = device_copy(x + start * elem, n * elem);
+    memset(got, POISON, n * elem + 16);
+    out = device_copy(got, n * elem + 16);
+    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, &d, in, 0, out, 1, n);
+    if (st != CLPRIM_SUCCESS) {
+        bad += report(st, what);
+    } else {
+        read_back(out, n * elem + 16, got);
+        /* the reference over the whole array with this rank's stretch from
+         * the device: checked whole, with the tolerance of float sums */
+        clprim_ref_scan(type, op, exclusive, x, want, total);
+        memcpy(want + start * elem, got + elem, n * elem);
+        if (clprim_ref_scan_check(type, op, exclusive, x, want, total, stdout, what) != 0)
+            bad += report(st, what);
+        for (i = 0; i < elem; ++i)
+            bad += got[i] != POISON || got[(1 + n) * elem + i] != POISON;
+    }
+    memset(value, POISON, sizeof value);
+    st = clprim_mpi_reduce(MPI_COMM_WORLD, ctx, &rd, in, 0, n, value);
+    if (st != CLPRIM_SUCCESS || clprim_ref_reduce_check(type, op, x, total, value, stdout, what))
+        bad += report(st, "reduce");
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    free(x);
+    free(want);
+    free(got);
+    return bad;
+}
+
+/* Affine maps mod 2^32 composed in order: not commutative. */
+static void affine(const cl_uint *f, const cl_uint *g, cl_uint *h)
+{
+    const cl_uint a = f[0] * g[0], b = g[0] * f[1] + g[1];
+    h[0] = a;
+    h[1] = b;
+}
+
+static int custom_case(int exclusive, uint64_t *s)
+{
+    const clprim_operator_desc od = {"uint2", NULL, "(uint2)(a.x * b.x, b.x * a.y + b.y)",
+                                     "(uint2)(1u, 0u)", 2 * sizeof(cl_uint), 0, NULL, 0, NULL};
+    const size_t total = tu_rand(s) % 100000;
+    cl_uint *x = malloc(total * 8 + 8), *want = malloc(total * 8 + 8), *got = malloc(total * 8 + 8);
+    cl_uint run[2] = {1, 0}, value[2];
+    clprim_operator *op = NULL;
+    size_t start = 0, n = 0, i;
+    int bad = 0;
+    cl_mem in;
+
+    for (i = 0; i < 2 * total; ++i)
+        x[i] = (cl_uint)tu_rand(s) | (i % 2 == 0);
+    for (i = 0; i < total; ++i) {
+        if (exclusive)
+            memcpy(want + 2 * i, run, 8);
+        affine(run, x + 2 * i, run);
+        if (!exclusive)
+            memcpy(want + 2 * i, run, 8);
+    }
+    cut(s, total, &start, &n);
+    if (clprim_operator_create(ctx, &od, &op) != CLPRIM_SUCCESS)
+        return report(CLPRIM_BUILD_FAILED, "creating the affine operator");
+    {
+        const clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, exclusive, CLPRIM_SCAN_AUTO,
+                                    op, NULL};
+        const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, op, NULL};
+        clprim_status st;
+        in = device_copy(x + 2 * start, n * 8);
+        st = clprim_mpi_reduce(MPI_COMM_WORLD, ctx, &rd, in, 0, n, value);
+        if (st != CLPRIM_SUCCESS || value[0] != run[0] || value[1] != run[1])
+            bad += report(st, "affine reduce");
+        st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, &d, in, 0, in, 0, n); /* in place */
+        if (st != CLPRIM_SUCCESS) {
+            bad += report(st, "affine scan");
+        } else {
+            read_back(in, n * 8, got);
+            if (memcmp(got, want + 2 * start, n * 8) != 0)
+                bad += report(st, exclusive ? "affine scan exclusive" : "affine scan inclusive");
+        }
+    }
+    clReleaseMemObject(in);
+    clprim_operator_release(op);
+    free(x);
+    free(want);
+    free(got);
+    return bad;
+}
+
+static int select_case(uint64_t *s)
+{
+    const size_t total = tu_rand(s) % 200000;
+    const cl_int threshold = (cl_int)(tu_rand(s) % 0xffffffffu);
+    const clprim_compact_desc d = {CLPRIM_TYPE_INT32, NULL, CLPRIM_PREDICATE_GREATER, &threshold,
+                                   NULL, 0, NULL, CLPRIM_COMPACT_AUTO, NULL, 0, 0};
+    cl_int *x = malloc(total * 4 + 4), *want = malloc(total * 4 + 4), *got = malloc(total * 4 + 4);
+    unsigned char *keep = malloc(total + 1);
+    size_t start = 0, n = 0, count = 0, offset = 0, all = 0, kept, mine;
+    int bad = 0;
+    cl_mem in, out;
+    clprim_status st;
+
+    clprim_ref_fill(CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, x, total, s);
+    cut(s, total, &start, &n);
+    clprim_ref_compare(CLPRIM_TYPE_INT32, CLPRIM_PREDICATE_GREATER, &threshold, x, total, keep);
+    kept = clprim_ref_select(x, total, 4, keep, want, NULL);
+    mine = clprim_ref_select(x + start, n, 4, keep + start, got, NULL);
+    in = device_copy(x + start, n * 4);
+    out = device_copy(x + start, n * 4);
+    st = clprim_mpi_select(MPI_COMM_WORLD, ctx, &d, in, 0, out, 0, n, &count, &offset, &all);
+    if (st != CLPRIM_SUCCESS) {
+        bad += report(st, "select");
+    } else {
+        read_back(out, count * 4, got);
+        if (count != mine || all != kept || offset + count > kept ||
+            memcmp(got, want + offset, count * 4) != 0)
+            bad += report(st, "select: counts, offsets or elements");
+    }
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    free(x);
+    free(want);
+    free(got);
+    free(keep);
+    return bad;
+}
+
+/* Misuse: a descriptor that differs on one rank, and one rank's bad call,
+ * refused on every rank (and nothing hangs). */
+static int errors_case(void)
+{
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const cl_int x[4] = {1, 2, 3, 4};
+    cl_mem in = device_copy(x, sizeof x);
+    clprim_status st;
+    int bad = 0;
+    if (size > 1 && rank == size - 1)
+        d.type = CLPRIM_TYPE_UINT32;
+    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, &d, in, 0, in, 0, 4);
+    if (size > 1 && st != CLPRIM_INVALID_ARGUMENT)
+        bad += report(st, "ranks with different types were not refused");
+    d.type = CLPRIM_TYPE_INT32;
+    /* rank 0 asks for more than its buffer holds */
+    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, &d, in, 0, in, 0, rank == 0 ? 5 : 4);
+    if (rank == 0 && st != CLPRIM_OUT_OF_BOUNDS)
+        bad += report(st, "rank 0's bad call");
+    if (rank != 0 && tu_refused(ctx, st, CLPRIM_INVALID_ARGUMENT, "rank 0 failed") != 0)
+        ++bad;
+    st = clprim_mpi_reduce(MPI_COMM_WORLD, ctx, rank == 0 ? NULL : (const clprim_reduce_desc *)NULL,
+                           in, 0, 4, NULL);
+    if (st != CLPRIM_INVALID_ARGUMENT)
+        bad += report(st, "a NULL descriptor");
+    clReleaseMemObject(in);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t s;
+    int bad = 0, all = 0, t, op, local;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    seed = tu_seed();
+    MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (clprim_context_create(NULL, &ctx) != CLPRIM_SUCCESS) {
+        printf("rank %d: no clprim context\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    local = clprim_mpi_local_rank(MPI_COMM_WORLD); /* collective: every rank */
+    if (rank == 0)
+        printf("# %d ranks, local rank %d, seed %llu\n", size, local, (unsigned long long)seed);
+    s = seed;
+    for (t = 0; t < CLPRIM_TYPE_COUNT_; ++t) {
+        clprim_device_info info;
+        clprim_context_device_info(ctx, &info);
+        if (t == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        bad += builtin_case((clprim_type)t, CLPRIM_OP_SUM, t & 1, &s);
+    }
+    for (op = 0; op < CLPRIM_OP_COUNT_; ++op)
+        bad += builtin_case(CLPRIM_TYPE_INT32, (clprim_op)op, op & 1, &s);
+    bad += builtin_case(CLPRIM_TYPE_FLOAT, CLPRIM_OP_MIN, 0, &s);
+    bad += builtin_case(CLPRIM_TYPE_FLOAT, CLPRIM_OP_MAX, 1, &s);
+    bad += custom_case(0, &s);
+    bad += custom_case(1, &s);
+    bad += select_case(&s);
+    bad += select_case(&s);
+    bad += errors_case();
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s: %d ranks, %d failures\n", all ? "FAIL" : "PASS", size, all);
+    clprim_context_release(ctx);
+    MPI_Finalize();
+    return all != 0;
+}
