@@ -324,6 +324,46 @@ static void program_free(clprim__program *p)
     free(p);
 }
 
+/* NVIDIA's driver lists no kernels (clCreateKernelsInProgram:
+ * CL_INVALID_KERNEL_DEFINITION; CL_PROGRAM_KERNEL_NAMES fails too) of a
+ * program for any device but the first of a multi-device cl_context, while
+ * clCreateKernel by name works (H200 x 2, driver 580.159). The names are
+ * the PTX binary's ".entry NAME(" directives. */
+static cl_int kernels_by_entry(clprim_context *ctx, clprim__program *p)
+{
+    size_t len = 0, k;
+    unsigned char *bin = clprim__program_binary(ctx, p->program, &len);
+    const char *at, *end;
+    cl_int err = CL_INVALID_KERNEL_DEFINITION;
+
+    p->num_kernels = 0;
+    if (!bin)
+        return err;
+    end = (const char *)bin + len;
+    for (at = (const char *)bin; at + 7 < end && p->num_kernels < MAX_KERNELS; ++at) {
+        char name[128];
+        if (memcmp(at, ".entry ", 7) != 0)
+            continue;
+        at += 7;
+        for (k = 0; at < end && k + 1 < sizeof name && *at != '(' && *at != ' ' && *at != '\n';
+             ++at)
+            name[k++] = *at;
+        name[k] = '\0';
+        if (!k)
+            continue;
+        p->kernels[p->num_kernels] = clCreateKernel(p->program, name, &err);
+        if (err != CL_SUCCESS)
+            break;
+        ++p->num_kernels;
+    }
+    free(bin);
+    if (err == CL_SUCCESS && p->num_kernels)
+        return CL_SUCCESS;
+    while (p->num_kernels)
+        clReleaseKernel(p->kernels[--p->num_kernels]);
+    return err == CL_SUCCESS ? CL_INVALID_KERNEL_DEFINITION : err;
+}
+
 /* The primitive's kernel file (the last of its files), to name it. */
 static const char *kernel_file(const clprim__program_spec *spec)
 {
@@ -374,6 +414,8 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     st = clCreateKernelsInProgram(p->program, MAX_KERNELS, p->kernels, &p->num_kernels);
+    if (st == CL_INVALID_KERNEL_DEFINITION && ctx->info.has_nv_ptx)
+        st = kernels_by_entry(ctx, p);
     if (st != CL_SUCCESS) {
         p->num_kernels = 0;
         clprim__fail(ctx, st, "clCreateKernelsInProgram failed for %s", kernel_file(spec));

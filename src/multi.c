@@ -20,6 +20,7 @@
 /* What one call holds per part, released by multi_end. */
 typedef struct multi_part {
     cl_command_queue queue;
+    clprim__pool_buf *buf; /* the context's pooled memory behind work */
     cl_mem work;           /* scan, part k: [0, k) the totals before it, [k] their
                               fold (the carry-in), [k + 1] its own total */
     cl_event last;         /* its latest command: the next one waits for it
@@ -68,16 +69,19 @@ static clprim_status multi_begin(multi *m, const clprim_part *parts, size_t coun
         return clprim__fail_unlocked(parts[0].ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     for (k = 0; k < count; ++k) {
         clprim_context *ctx = parts[k].ctx;
+        multi_part *p = &m->p[k];
         const size_t w = work_elems(k, count);
-        cl_int err = CL_SUCCESS;
-        m->p[k].queue = parts[k].queue ? parts[k].queue : clprim_context_queue(ctx);
-        if (w)
-            m->p[k].work = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE,
-                                          w * elem, NULL, &err);
-        if (err != CL_SUCCESS)
-            return clprim__fail_unlocked(ctx, err, "part %zu: allocating %zu bytes for the parts' "
-                                         "totals failed: %s", k, w * elem,
-                                         clprim_status_string(err));
+        clprim_status st = CLPRIM_SUCCESS;
+        p->queue = parts[k].queue ? parts[k].queue : ctx->queue;
+        /* the context's pool: no allocation per call in steady state */
+        pthread_mutex_lock(&ctx->lock);
+        st = clprim__check_queue(ctx, &p->queue, 0, NULL);
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__pool_acquire(ctx, p->queue, w * elem, &p->buf);
+        pthread_mutex_unlock(&ctx->lock);
+        if (st != CLPRIM_SUCCESS)
+            return st;
+        p->work = clprim__pool_mem(p->buf);
     }
     return CLPRIM_SUCCESS;
 }
@@ -99,8 +103,13 @@ static clprim_status multi_end(multi *m, clprim_status st)
             clReleaseEvent(p->total_read);
         if (p->last)
             clReleaseEvent(p->last);
-        if (p->work)
-            clReleaseMemObject(p->work);
+        if (p->buf) {
+            /* everything on it is finished (or was never enqueued) */
+            clprim_context *ctx = m->parts[k].ctx;
+            pthread_mutex_lock(&ctx->lock);
+            clprim__pool_release(p->buf, p->queue, 1, NULL, st != CLPRIM_SUCCESS);
+            pthread_mutex_unlock(&ctx->lock);
+        }
     }
     free(m->p);
     free(m->totals);

@@ -225,7 +225,8 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
         st = part_begin(&p, comm, ctx, elem);
     else
         part_begin(&p, comm, ctx, 0);
-    if (st == CLPRIM_SUCCESS) {
+    /* a lone rank's total is nobody's carry */
+    if (st == CLPRIM_SUCCESS && p.size > 1) {
         const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
                                        desc->transform};
         st = local_total(&p, &rd, in, in_off, n);
