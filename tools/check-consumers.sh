@@ -42,6 +42,22 @@ pkgconfig() { # name, PKG_CONFIG_PATH
   "$work/$1-static"
 }
 
+# clprim_mpi where it was installed: examples/mpi_scan.c built with mpicc and
+# pkg-config, run on 2 ranks
+mpi() { # name, PKG_CONFIG_PATH
+  if ! PKG_CONFIG_PATH=$2 pkg-config --exists clprim_mpi 2>/dev/null || ! command -v mpicc >/dev/null; then
+    echo "+ consumer: $1 skipped (no clprim_mpi installed, or no mpicc)"
+    return
+  fi
+  echo "+ consumer: $1 (pkg-config clprim_mpi $(PKG_CONFIG_PATH=$2 pkg-config --modversion clprim_mpi))"
+  # shellcheck disable=SC2046
+  mpicc -std=c99 -Wall -Wextra -Werror -o "$work/$1" "$src/examples/mpi_scan.c" \
+     $(PKG_CONFIG_PATH=$2 pkg-config --cflags --libs clprim_mpi) \
+     -Wl,-rpath,"$(PKG_CONFIG_PATH=$2 pkg-config --variable=libdir clprim_mpi)"
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun -np 2 --oversubscribe "$work/$1"
+}
+
 case ${1:-} in
 tree)
   build=$2
@@ -50,6 +66,7 @@ tree)
   libdir=$(find "$prefix" -name clprim.pc -printf '%h\n' | head -n1)
   consumer package -DCLPRIM_FROM=package -DCMAKE_PREFIX_PATH="$prefix"
   pkgconfig pkg-config "$libdir"
+  mpi mpi-pkg-config "$libdir"
   # FetchContent takes the checkout's HEAD: only where HEAD is what is built
   if git -C "$src" rev-parse HEAD >/dev/null 2>&1 &&
      [ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -62,6 +79,7 @@ tree)
 system)
   consumer system-package -DCLPRIM_FROM=package
   pkgconfig system-pkg-config ""
+  mpi system-mpi ""
   ;;
 *) echo "usage: $0 tree BUILD_DIR | system" >&2; exit 2 ;;
 esac
