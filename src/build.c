@@ -47,7 +47,7 @@ static void text_add(text *t, const char *s, size_t n)
         char *p;
         while (cap < t->len + n + 1)
             cap *= 2;
-        p = realloc(t->s, cap);
+        p = clprim__realloc(t->s, cap);
         if (!p) {
             t->failed = 1;
             return;
@@ -120,7 +120,7 @@ char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry
         return NULL;
     snprintf(line, sizeof line, ".maxnreg %u\n", regs);
     ll = strlen(line);
-    out = malloc(len + ll + 1);
+    out = clprim__malloc(len + ll + 1);
     if (!out)
         return NULL;
     memcpy(out, ptx, (size_t)(at - ptx));
@@ -272,7 +272,7 @@ clprim_status clprim__build_source(clprim_context *ctx, const char *source, cons
                      ctx->info.device_name, clprim_status_string(err));
         if (clGetProgramBuildInfo(p, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) ==
                 CL_SUCCESS &&
-            (log = malloc(len + 1)) != NULL &&
+            (log = clprim__malloc(len + 1)) != NULL &&
             clGetProgramBuildInfo(p, ctx->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
                 CL_SUCCESS) {
             log[len] = '\0';
@@ -434,7 +434,7 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
                          clprim_status_string(st));
             break;
         }
-        p->names[i] = malloc(strlen(name) + 1);
+        p->names[i] = clprim__malloc(strlen(name) + 1);
         if (!p->names[i]) {
             st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
             break;
@@ -496,7 +496,7 @@ clprim_status clprim__program_get(clprim_context *ctx, const clprim__program_spe
             *out = p;
             return CLPRIM_SUCCESS;
         }
-    p = calloc(1, sizeof *p);
+    p = clprim__calloc(1, sizeof *p);
     if (!p) {
         free(key);
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");

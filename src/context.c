@@ -122,12 +122,20 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
 
 static clprim_context *context_alloc(void)
 {
-    clprim_context *ctx = calloc(1, sizeof *ctx);
+    clprim_context *ctx = clprim__calloc(1, sizeof *ctx);
     if (ctx && pthread_mutex_init(&ctx->lock, NULL) != 0) {
         free(ctx);
         ctx = NULL;
     }
     return ctx;
+}
+
+/* No memory for the context itself: the log callback hears it. */
+static clprim_status no_memory(const clprim_context_options *opt)
+{
+    if (opt && opt->log)
+        opt->log(opt->log_user, CLPRIM_LOG_WARNING, "out of host memory for the context");
+    return CLPRIM_OUT_OF_HOST_MEMORY;
 }
 
 /* Passes a failure's message to the log, since no context survives to hold it. */
@@ -171,7 +179,7 @@ clprim_status clprim_context_create(const clprim_context_options *opt, clprim_co
         return st;
     }
     if (!(ctx = context_alloc()))
-        return CLPRIM_OUT_OF_HOST_MEMORY;
+        return no_memory(opt);
     ctx->device = dev;
     ctx->cl_ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &st);
     if (st != CL_SUCCESS)
@@ -216,7 +224,7 @@ clprim_status clprim_context_wrap(cl_context cl_ctx, cl_device_id device, cl_com
             return CLPRIM_INVALID_ARGUMENT;
     }
     if (!(ctx = context_alloc()))
-        return CLPRIM_OUT_OF_HOST_MEMORY;
+        return no_memory(opt);
     clRetainContext(cl_ctx);
     ctx->cl_ctx = cl_ctx;
     ctx->device = device;

@@ -93,7 +93,7 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
         if (err == CL_SUCCESS && need <= sizeof(field))                                \
             err = clGetDeviceInfo(dev, what, sizeof(field), field, NULL);              \
         else if (err == CL_SUCCESS) {                                                  \
-            char *full = malloc(need);                                                 \
+            char *full = clprim__malloc(need);                                                 \
             err = full ? clGetDeviceInfo(dev, what, need, full, NULL) : CL_OUT_OF_HOST_MEMORY; \
             if (full && err == CL_SUCCESS) {                                           \
                 memcpy(field, full, sizeof(field) - 1);                                \
@@ -111,7 +111,7 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
         err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_size);
     }
     if (err == CL_SUCCESS && ext_size > sizeof small) {
-        ext = malloc(ext_size);
+        ext = clprim__malloc(ext_size);
         if (!ext) {
             ext = small;
             err = CL_OUT_OF_HOST_MEMORY;

@@ -10,7 +10,7 @@
 static void set_message(clprim_context *ctx, const char *prefix, const char *text)
 {
     size_t a = prefix ? strlen(prefix) : 0, b = strlen(text);
-    char *m = malloc(a + b + 1);
+    char *m = clprim__malloc(a + b + 1);
     if (!m)
         return; /* keep the old message rather than fail while failing */
     if (a)
@@ -35,7 +35,7 @@ char *clprim__format(const char *fmt, ...)
     va_start(ap, fmt);
     len = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    s = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    s = len >= 0 ? clprim__malloc((size_t)len + 1) : NULL;
     if (s) {
         va_start(ap, fmt);
         vsnprintf(s, (size_t)len + 1, fmt, ap);

@@ -154,7 +154,7 @@ unsigned char *clprim__cache_read(const clprim_context *ctx, const char *key, co
         return NULL;
     }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
-        (size_t)size < head + 8 || !(data = malloc((size_t)size)) ||
+        (size_t)size < head + 8 || !(data = clprim__malloc((size_t)size)) ||
         fread(data, 1, (size_t)size, f) != (size_t)size)
         goto bad;
     memcpy(&klen, data + sizeof magic, 8);
@@ -168,7 +168,7 @@ unsigned char *clprim__cache_read(const clprim_context *ctx, const char *key, co
         clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: %s is for another key; rebuilding", path);
         goto done;
     }
-    bin = malloc(blen ? (size_t)blen : 1);
+    bin = clprim__malloc(blen ? (size_t)blen : 1);
     if (bin) {
         memcpy(bin, data + head + klen, (size_t)blen);
         *bin_len = (size_t)blen;
@@ -206,8 +206,8 @@ unsigned char *clprim__program_binary(const clprim_context *ctx, cl_program prog
     *len = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof count, &count, NULL) !=
             CL_SUCCESS ||
-        !count || !(devices = calloc(count, sizeof *devices)) ||
-        !(sizes = calloc(count, sizeof *sizes)) || !(bins = calloc(count, sizeof *bins)) ||
+        !count || !(devices = clprim__calloc(count, sizeof *devices)) ||
+        !(sizes = clprim__calloc(count, sizeof *sizes)) || !(bins = clprim__calloc(count, sizeof *bins)) ||
         clGetProgramInfo(program, CL_PROGRAM_DEVICES, count * sizeof *devices, devices, NULL) !=
             CL_SUCCESS ||
         clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, count * sizeof *sizes, sizes, NULL) !=
@@ -219,7 +219,7 @@ unsigned char *clprim__program_binary(const clprim_context *ctx, cl_program prog
         goto cleanup;
     /* room for every device's binary: PoCL copies into NULL entries too */
     for (i = 0; i < count; ++i)
-        if (sizes[i] && !(bins[i] = malloc(sizes[i])))
+        if (sizes[i] && !(bins[i] = clprim__malloc(sizes[i])))
             goto cleanup;
     if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, count * sizeof *bins, bins, NULL) !=
         CL_SUCCESS)
@@ -257,7 +257,7 @@ void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
     /* the whole file in one buffer: the checksum covers the bytes exactly
      * as written */
     bin = clprim__program_binary(ctx, program, &bin_len);
-    if (!bin || !(file = malloc(head + (size_t)klen + bin_len + 8))) {
+    if (!bin || !(file = clprim__malloc(head + (size_t)klen + bin_len + 8))) {
         clprim__log(ctx, CLPRIM_LOG_INFO, "disk cache: no binary to keep for this program");
         goto cleanup;
     }

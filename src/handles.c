@@ -18,7 +18,7 @@ int clprim__handle_add(const void *p)
     pthread_mutex_lock(&lock);
     if (count == capacity) {
         const size_t grown = capacity ? 2 * capacity : 16;
-        const void **bigger = realloc((void *)live, grown * sizeof *live);
+        const void **bigger = clprim__realloc((void *)live, grown * sizeof *live);
         if (bigger) {
             live = bigger;
             capacity = grown;

@@ -5,8 +5,9 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning | scan reduce segment sat | compact | multi
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning | scan reduce segment sat | compact | multi
  *
+ *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
  *   diag           failure messages, last error, log callback, formatting
  *   device, tuning device facts; tuning-row matching and knobs
@@ -66,6 +67,12 @@ struct clprim_context {
                              alone, where programs are built from source
                              (build.c); NULL otherwise */
 };
+
+/* ---- host memory (alloc.c): clprim's allocations, which tests can fail ---- */
+
+void *clprim__malloc(size_t size);
+void *clprim__calloc(size_t count, size_t size);
+void *clprim__realloc(void *p, size_t size);
 
 /* ---- the caller's live handles (handles.c) ---- */
 

@@ -63,8 +63,8 @@ static clprim_status multi_begin(multi *m, const clprim_part *parts, size_t coun
             return CLPRIM_INVALID_ARGUMENT;
     if (!count)
         return CLPRIM_SUCCESS;
-    m->p = calloc(count, sizeof *m->p);
-    m->totals = calloc(count, elem);
+    m->p = clprim__calloc(count, sizeof *m->p);
+    m->totals = clprim__calloc(count, elem);
     if (!m->p || !m->totals)
         return clprim__fail_unlocked(parts[0].ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     for (k = 0; k < count; ++k) {

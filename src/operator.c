@@ -110,7 +110,7 @@ static clprim_status element_create_locked(clprim_context *ctx, const clprim_ele
     st = check_element(ctx, "element", d->type, d->size);
     if (st != CLPRIM_SUCCESS)
         return st;
-    el = calloc(1, sizeof *el);
+    el = clprim__calloc(1, sizeof *el);
     if (el) {
         el->type = copy_string(d->type);
         el->source = copy_string(d->source);
@@ -199,7 +199,7 @@ static clprim_status create_locked(clprim_context *ctx, const clprim_operator_de
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "custom operator: sample_count %zu without samples, or too many",
                             d->sample_count);
-    op = calloc(1, sizeof *op);
+    op = clprim__calloc(1, sizeof *op);
     if (op)
         op->defines = clprim__element_type_defines(ctx, type, source, size, d->combine,
                                                    d->identity,

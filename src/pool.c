@@ -82,7 +82,7 @@ clprim_status clprim__pool_acquire(clprim_context *ctx, cl_command_queue queue,
         *out = best;
         return CLPRIM_SUCCESS;
     }
-    b = calloc(1, sizeof *b);
+    b = clprim__calloc(1, sizeof *b);
     if (!b)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     /* round up to a power of two (at least 4 KiB) so that sizes settle quickly */

@@ -375,7 +375,7 @@ static clprim_status read_rows(clprim_context *ctx, cl_mem mem, size_t rows, siz
         return CLPRIM_SUCCESS;
     if (pitch == cols)
         return clprim__host_read_unlocked(ctx, mem, rows * cols * elem, dst, 0, NULL);
-    tight = malloc(rows * cols * elem);
+    tight = clprim__malloc(rows * cols * elem);
     if (!tight)
         return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     st = clprim__host_read_unlocked(ctx, mem, rows * cols * elem, tight, 0, NULL);

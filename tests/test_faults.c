@@ -2,8 +2,10 @@
 /* OpenCL failures injected into clprim's calls (tests/fault/fault.c, loaded
  * with LD_PRELOAD by CTest; without it the test skips). A fixed workload --
  * a scan (single pass where the device has it), a blocking scan helper, a
- * reduce, a segmented reduce by offsets, a compaction, a scan with a
- * caller's operator and a summed-area table, on a context
+ * reduce, a segmented reduce by offsets, every compaction form, a segmented
+ * scan by flags, a scan from a carry-in, a scan over two parts
+ * (clprim_multi_scan), a scan with a caller's operator and a summed-area
+ * table, on a context
  * with a fresh on-disk program cache, so that program builds, cached
  * binaries, kernels, buffers, arguments and enqueues are all on its path --
  * runs once clean to count every OpenCL call of each function, then once
@@ -14,7 +16,9 @@
  * (its message reaches the log callback: there is no context to ask). And
  * the disk cache's writes fail as on a full disk, on a cold cache: every
  * call must still succeed, verified, leave no temporary file behind, and a
- * new context on that folder must work. A hang fails by CTest's timeout. */
+ * new context on that folder must work. Then clprim's own host allocations
+ * fail in turn (src/alloc.c's seam), in the workload and in context
+ * creation, judged the same way. A hang fails by CTest's timeout. */
 #define _GNU_SOURCE
 #include "common/testutil.h"
 
@@ -46,9 +50,11 @@ static cl_int x[N];
 static char cache_dir[] = "/tmp/clprim-faults-XXXXXX";
 static const char *context_dir = cache_dir; /* the folder context() gives */
 static unsigned long stride = 1; /* CLPRIM_FAULT_STRIDE: every stride-th K of the workload sweep */
+static unsigned long offset;     /* which of them: from the run's seed */
 
 typedef struct work {
-    cl_mem in, out, count;
+    cl_mem in, out, count, coarse, lengths;
+    cl_int tenths[N]; /* x / 100: runs for unique and run-length encoding */
     clprim_operator *plus; /* a caller's operator: int32 sums by another path */
 } work;
 
@@ -76,8 +82,15 @@ static int judge(clprim_context *ctx, const char *step, clprim_status st, int ri
     return 1;
 }
 
+/* clprim's host-allocation seam (src/alloc.c; the static library's, so
+ * visible here): while armed, the fail_at-th allocation returns NULL. */
+extern int clprim__alloc_armed;
+extern unsigned long clprim__alloc_count, clprim__alloc_fail_at;
+static int alloc_sweep; /* arm it during the library's calls */
+
 /* Counting (and failing) only during the library's own calls. */
-#define CALL(expr) (hold(0), st = (expr), hold(1))
+#define CALL(expr)                                                                                 \
+    (hold(0), clprim__alloc_armed = alloc_sweep, st = (expr), clprim__alloc_armed = 0, hold(1))
 
 /* The workload; the caller has armed the fault library (or not: `fault`
  * "clean" then, and every call must succeed). Returns the findings. */
@@ -148,6 +161,83 @@ static int workload(clprim_context *ctx, const work *w, const char *fault)
             right = got[acc++] == x[i];
     findings += judge(ctx, "clprim_select", st, right, fault);
 
+    /* the other compaction forms: partition (count and the kept part),
+     * unique and run-length encoding of x / 100 (runs of equal values) */
+    CALL(clprim_partition(ctx, NULL, &cd, w->in, 0, w->out, 0, N, w->count, 0, 0, NULL, NULL));
+    right = st == CLPRIM_SUCCESS &&
+            clEnqueueReadBuffer(q, w->count, CL_TRUE, 0, 8, &kept, 0, NULL, NULL) == CL_SUCCESS &&
+            kept == want_kept &&
+            clEnqueueReadBuffer(q, w->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL) ==
+                CL_SUCCESS;
+    for (i = 0, acc = 0; right && i < N; ++i)
+        if (x[i] < 0)
+            right = got[acc++] == x[i];
+    findings += judge(ctx, "clprim_partition", st, right, fault);
+    {
+        cl_ulong runs = 0, want_runs = 0, lengths[N];
+        for (i = 0; i < N; ++i)
+            want_runs += i == 0 || w->tenths[i] != w->tenths[i - 1];
+        CALL(clprim_unique(ctx, NULL, &cd, w->coarse, 0, w->out, 0, N, w->count, 0, 0, NULL,
+                           NULL));
+        right = st == CLPRIM_SUCCESS &&
+                clEnqueueReadBuffer(q, w->count, CL_TRUE, 0, 8, &runs, 0, NULL, NULL) ==
+                    CL_SUCCESS &&
+                runs == want_runs;
+        findings += judge(ctx, "clprim_unique", st, right, fault);
+        CALL(clprim_run_length_encode(ctx, NULL, &cd, w->coarse, 0, w->out, 0, w->lengths, 0, N,
+                                      w->count, 0, 0, NULL, NULL));
+        right = st == CLPRIM_SUCCESS &&
+                clEnqueueReadBuffer(q, w->count, CL_TRUE, 0, 8, &runs, 0, NULL, NULL) ==
+                    CL_SUCCESS &&
+                runs == want_runs &&
+                clEnqueueReadBuffer(q, w->lengths, CL_TRUE, 0, (size_t)runs * 8, lengths, 0, NULL,
+                                    NULL) == CL_SUCCESS;
+        for (i = 0, acc = 0; right && i < (size_t)runs; ++i)
+            acc += (cl_uint)lengths[i];
+        right = right && acc == N;
+        findings += judge(ctx, "clprim_run_length_encode", st, right, fault);
+    }
+
+    /* a segmented scan by uint8 head flags (every 7th element), blocking */
+    {
+        const clprim_segments fl = {CLPRIM_SEGMENTS_FLAGS_U8, NULL, 0, CLPRIM_TYPE_INT32, NULL, 0};
+        static unsigned char heads[N];
+        for (i = 0; i < N; ++i)
+            heads[i] = i % 7 == 0;
+        memset(host_out, 0, sizeof host_out);
+        CALL(clprim_segmented_scan_host(ctx, &sd, &fl, heads, x, host_out, N));
+        for (i = 0, acc = 0, right = 1; right && i < N; ++i)
+            right = (cl_int)(acc = (i % 7 ? acc : 0) + (cl_uint)x[i]) == host_out[i];
+        findings += judge(ctx, "clprim_segmented_scan_host", st, right, fault);
+    }
+
+    /* a scan from a carry-in (x[0]), and one over two parts of the context */
+    {
+        clprim_part parts[2];
+        CALL(clprim_scan_init(ctx, NULL, &sd, w->in, 0, w->in, 1, w->out, 0, N - 1, 0, NULL,
+                              NULL));
+        right = st == CLPRIM_SUCCESS &&
+                clEnqueueReadBuffer(q, w->out, CL_TRUE, 0, (N - 1) * 4, got, 0, NULL, NULL) ==
+                    CL_SUCCESS;
+        for (i = 1, acc = (cl_uint)x[0]; right && i < N; ++i)
+            right = (cl_int)(acc += (cl_uint)x[i]) == got[i - 1];
+        findings += judge(ctx, "clprim_scan_init", st, right, fault);
+        memset(parts, 0, sizeof parts);
+        parts[0].ctx = parts[1].ctx = ctx;
+        parts[0].in = parts[1].in = w->in;
+        parts[0].out = parts[1].out = w->out;
+        parts[0].n = 1234;
+        parts[1].in_off = parts[1].out_off = 1234;
+        parts[1].n = N - 1234;
+        CALL(clprim_multi_scan(&sd, parts, 2));
+        right = st == CLPRIM_SUCCESS &&
+                clEnqueueReadBuffer(q, w->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL) ==
+                    CL_SUCCESS;
+        for (i = 0, acc = 0; right && i < N; ++i)
+            right = (cl_int)(acc += (cl_uint)x[i]) == got[i];
+        findings += judge(ctx, "clprim_multi_scan", st, right, fault);
+    }
+
     /* a scan with the caller's operator (its own program), enqueued */
     {
         clprim_scan_desc cs = sd;
@@ -209,13 +299,18 @@ static int make_work(clprim_context *ctx, work *w)
     w->in = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof x, x, &err);
     w->out = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof x, NULL, &err);
     w->count = clCreateBuffer(cl, CL_MEM_READ_WRITE, 8, NULL, &err);
+    for (size_t i = 0; i < N; ++i)
+        w->tenths[i] = x[i] / 100;
+    w->coarse = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof x, w->tenths,
+                               &err);
+    w->lengths = clCreateBuffer(cl, CL_MEM_READ_WRITE, N * 8, NULL, &err);
     {
         const clprim_operator_desc od = {"int", NULL, "as_int(as_uint(a) + as_uint(b))", "0", 4,
                                          CLPRIM_OPERATOR_COMMUTATIVE, NULL, 0, NULL};
         w->plus = NULL;
         clprim_operator_create(ctx, &od, &w->plus);
     }
-    return w->in && w->out && w->count && w->plus;
+    return w->in && w->out && w->count && w->coarse && w->lengths && w->plus;
 }
 
 static void free_work(work *w)
@@ -223,6 +318,8 @@ static void free_work(work *w)
     clReleaseMemObject(w->in);
     clReleaseMemObject(w->out);
     clReleaseMemObject(w->count);
+    clReleaseMemObject(w->coarse);
+    clReleaseMemObject(w->lengths);
     clprim_operator_release(w->plus);
 }
 
@@ -269,7 +366,7 @@ static void test_workload(void **state)
 
     for (int f = 0; f < s.functions; ++f)
         for (unsigned long k = 1; k <= s.counts[f]; ++k) {
-            if ((k + (unsigned long)f) % stride != 0) /* CLPRIM_FAULT_STRIDE: a sample */
+            if ((k + (unsigned long)f + offset) % stride != 0) /* CLPRIM_FAULT_STRIDE: a sample */
                 continue;
             snprintf(s.fault, sizeof s.fault, "%s #%lu of %lu", name_of(f), k, s.counts[f]);
             ctx = context(s.log);
@@ -420,18 +517,99 @@ static void test_disk_cache_writes(void **state)
     assert_int_equal(s.findings, 0);
 }
 
+/* Host memory: clprim's K-th allocation fails, for every K of the
+ * workload's calls (on a context each) and of context creation. */
+static void test_host_memory(void **state)
+{
+    static sweep s;
+    unsigned long total, k;
+    clprim_context *ctx;
+    work w;
+    (void)state;
+    /* the workload's allocations, counted */
+    ctx = context(s.log);
+    assert_non_null(ctx);
+    assert_true(make_work(ctx, &w));
+    clprim__alloc_count = clprim__alloc_fail_at = 0;
+    alloc_sweep = 1;
+    assert_int_equal(workload(ctx, &w, "clean"), 0);
+    alloc_sweep = 0;
+    total = clprim__alloc_count;
+    free_work(&w);
+    clprim_context_release(ctx);
+    for (k = 1; k <= total; ++k) {
+        if ((k + offset) % stride != 0)
+            continue;
+        snprintf(s.fault, sizeof s.fault, "allocation #%lu of %lu", k, total);
+        ctx = context(s.log);
+        assert_non_null(ctx);
+        assert_true(make_work(ctx, &w));
+        clprim__alloc_count = 0;
+        clprim__alloc_fail_at = k;
+        alloc_sweep = 1;
+        s.findings += workload(ctx, &w, s.fault);
+        alloc_sweep = 0;
+        s.injected += clprim__alloc_count >= k;
+        clprim__alloc_fail_at = 0;
+        if (workload(ctx, &w, "clean")) {
+            fprintf(stderr, "[%s] the context failed afterwards\n", s.fault);
+            ++s.findings;
+        }
+        free_work(&w);
+        clprim_context_release(ctx);
+        ++s.runs;
+    }
+    /* context creation's allocations */
+    clprim__alloc_count = clprim__alloc_fail_at = 0;
+    clprim__alloc_armed = 1;
+    ctx = context(s.log);
+    clprim__alloc_armed = 0;
+    assert_non_null(ctx);
+    clprim_context_release(ctx);
+    total = clprim__alloc_count;
+    for (k = 1; k <= total; ++k) {
+        snprintf(s.fault, sizeof s.fault, "context: allocation #%lu of %lu", k, total);
+        clprim__alloc_count = 0;
+        clprim__alloc_fail_at = k;
+        clprim__alloc_armed = 1;
+        ctx = context(s.log);
+        clprim__alloc_armed = 0;
+        clprim__alloc_fail_at = 0;
+        ++s.runs;
+        ++s.injected;
+        if (!ctx) {
+            if (!s.log[0]) {
+                fprintf(stderr, "[%s] failed without a word to the log\n", s.fault);
+                ++s.findings;
+            }
+            continue;
+        }
+        assert_true(make_work(ctx, &w));
+        s.findings += workload(ctx, &w, "clean") != 0;
+        free_work(&w);
+        clprim_context_release(ctx);
+    }
+    printf("# %lu host allocations failed in %lu runs; %d findings\n", s.injected, s.runs,
+           s.findings);
+    assert_true(s.injected > 0);
+    assert_int_equal(s.findings, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_context_creation),
         cmocka_unit_test(test_workload),
         cmocka_unit_test(test_disk_cache_writes),
+        cmocka_unit_test(test_host_memory),
     };
     uint64_t s = tu_seed();
     size_t i;
     const char *st = getenv("CLPRIM_FAULT_STRIDE");
     if (st && strtoul(st, NULL, 10) > 1)
         stride = strtoul(st, NULL, 10);
+    offset = (unsigned long)(s % stride);
+    printf("# every %lu-th K, from offset %lu (CLPRIM_TEST_SEED)\n", stride, offset);
     arm = (arm_fn)dlsym(RTLD_DEFAULT, "clprim_fault_arm");
     disarm = (disarm_fn)dlsym(RTLD_DEFAULT, "clprim_fault_disarm");
     hold = (hold_fn)dlsym(RTLD_DEFAULT, "clprim_fault_hold");
