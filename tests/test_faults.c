@@ -390,6 +390,25 @@ static void test_workload(void **state)
     assert_int_equal(s.findings, 0);
 }
 
+/* A context creation under a fault: a failure told through the log
+ * callback, or a context that runs the workload right. */
+static void creation_outcome(sweep *s, clprim_context *ctx)
+{
+    work w;
+    ++s->runs;
+    if (!ctx) {
+        if (!s->log[0]) {
+            fprintf(stderr, "[%s] failed without a word to the log\n", s->fault);
+            ++s->findings;
+        }
+        return;
+    }
+    assert_true(make_work(ctx, &w));
+    s->findings += workload(ctx, &w, "clean") != 0;
+    free_work(&w);
+    clprim_context_release(ctx);
+}
+
 /* Context creation: every K of every function it calls. A failure must be
  * told through the log callback; a context that was made must run the
  * workload right. */
@@ -397,7 +416,6 @@ static void test_context_creation(void **state)
 {
     static sweep s;
     clprim_context *ctx;
-    work w;
     (void)state;
     arm(NULL, 0);
     hold(0);
@@ -414,18 +432,7 @@ static void test_context_creation(void **state)
             hold(0);
             ctx = context(s.log);
             s.injected += disarm();
-            ++s.runs;
-            if (!ctx) {
-                if (!s.log[0]) {
-                    fprintf(stderr, "[%s] failed without a word to the log\n", s.fault);
-                    ++s.findings;
-                }
-                continue;
-            }
-            assert_true(make_work(ctx, &w));
-            s.findings += workload(ctx, &w, "clean") != 0;
-            free_work(&w);
-            clprim_context_release(ctx);
+            creation_outcome(&s, ctx);
         }
     printf("# %lu faults injected in %lu context creations; %d findings\n", s.injected, s.runs,
            s.findings);
@@ -575,19 +582,8 @@ static void test_host_memory(void **state)
         ctx = context(s.log);
         clprim__alloc_armed = 0;
         clprim__alloc_fail_at = 0;
-        ++s.runs;
         ++s.injected;
-        if (!ctx) {
-            if (!s.log[0]) {
-                fprintf(stderr, "[%s] failed without a word to the log\n", s.fault);
-                ++s.findings;
-            }
-            continue;
-        }
-        assert_true(make_work(ctx, &w));
-        s.findings += workload(ctx, &w, "clean") != 0;
-        free_work(&w);
-        clprim_context_release(ctx);
+        creation_outcome(&s, ctx);
     }
     printf("# %lu host allocations failed in %lu runs; %d findings\n", s.injected, s.runs,
            s.findings);
