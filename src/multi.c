@@ -325,9 +325,10 @@ clprim_status clprim_multi_select(const clprim_compact_desc *desc, const clprim_
         cl_event done = NULL;
         if (parts[k].element)
             pd.element = parts[k].element;
-        if (parts[k].flags)
+        if (parts[k].flags) {
             pd.flags = parts[k].flags;
-        pd.flags_off = parts[k].flags_off;
+            pd.flags_off = parts[k].flags_off;
+        }
         m.p[k].used = 1;
         st = clprim_select(parts[k].ctx, m.p[k].queue, &pd, parts[k].in, parts[k].in_off,
                            parts[k].out, parts[k].out_off, parts[k].n, m.p[k].work, 0, 0, NULL,
