@@ -3,8 +3,8 @@
  * and select. Only per-part totals cross devices, through the host; the
  * operator is applied to them on a device, with the primitives' own
  * kernels, so user-defined operators need nothing from the host. Built on
- * the public calls alone (each takes its own context's lock), so parts on
- * different contexts run concurrently.
+ * the public calls (each takes its own context's lock, so parts on
+ * different contexts run concurrently) and each context's pool.
  *
  * Scan: every part but the last reduces itself (its total read back as soon
  * as it is ready); part 0 scans at once; part k > 0 gets the totals of the
