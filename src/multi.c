@@ -47,10 +47,10 @@ typedef struct multi {
     unsigned char *totals; /* count elements (or cl_ulong counts) on the host */
 } multi;
 
-/* Checks the parts and allocates the per-part state (work buffers of
- * work_elems(k) elements of elem bytes; none when 0). */
+/* Checks the parts and allocates the per-part state: work buffers of
+ * elem-byte elements, one each, or (scan) k + 2 for part k (multi_part.work). */
 static clprim_status multi_begin(multi *m, const clprim_part *parts, size_t count, size_t elem,
-                                 size_t (*work_elems)(size_t k, size_t count))
+                                 int scan)
 {
     size_t k;
     memset(m, 0, sizeof *m);
@@ -70,7 +70,7 @@ static clprim_status multi_begin(multi *m, const clprim_part *parts, size_t coun
     for (k = 0; k < count; ++k) {
         clprim_context *ctx = parts[k].ctx;
         multi_part *p = &m->p[k];
-        const size_t w = work_elems(k, count);
+        const size_t w = scan ? k + 2 : 1;
         clprim_status st = CLPRIM_SUCCESS;
         p->queue = parts[k].queue ? parts[k].queue : ctx->queue;
         /* the context's pool: no allocation per call in steady state */
@@ -131,6 +131,55 @@ static clprim_status read_total(multi *m, size_t k, size_t elem, size_t at)
                                                      clprim_status_string(err));
 }
 
+/* The descriptor of part k: its own operator, where it has one. */
+static clprim_scan_desc part_scan_desc(const clprim_scan_desc *d, const clprim_part *p)
+{
+    clprim_scan_desc s = *d;
+    if (p->custom)
+        s.custom = p->custom;
+    return s;
+}
+
+static clprim_reduce_desc part_reduce_desc(const clprim_reduce_desc *d, const clprim_part *p)
+{
+    clprim_reduce_desc r = *d;
+    if (p->custom)
+        r.custom = p->custom;
+    return r;
+}
+
+/* Part k's total (rd over its elements) into element `at` of its work
+ * buffer, and on its way to the host. */
+static clprim_status part_total(multi *m, size_t k, const clprim_reduce_desc *rd, size_t elem,
+                                size_t at)
+{
+    const clprim_part *part = &m->parts[k];
+    const clprim_reduce_desc prd = part_reduce_desc(rd, part);
+    cl_event done = NULL;
+    clprim_status st;
+    m->p[k].used = 1;
+    st = clprim_reduce(part->ctx, m->p[k].queue, &prd, part->in, part->in_off, part->n,
+                       m->p[k].work, at, 0, NULL, &done);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    advance(&m->p[k], done);
+    return read_total(m, k, elem, at);
+}
+
+/* Waits until the totals (or counts) of parts [0, count) are on the host;
+ * a failure is told in the context of part `who`. */
+static clprim_status wait_totals(multi *m, size_t count, size_t who)
+{
+    cl_int err = CL_SUCCESS;
+    size_t j;
+    for (j = 0; j < count && err == CL_SUCCESS; ++j)
+        err = clWaitForEvents(1, &m->p[j].total_read);
+    return err == CL_SUCCESS ? CLPRIM_SUCCESS
+                             : clprim__fail_unlocked(m->parts[who].ctx, err, "part %zu: waiting "
+                                                     "for the parts' totals failed: %s", who,
+                                                     clprim_status_string(err));
+}
+
 /* Waits for the totals of parts [0, k) and writes them to part k's work
  * buffer; then, on part k's device, folds them into element *at (with the
  * operator of rd; one total needs no folding and *at = 0). */
@@ -140,14 +189,10 @@ static clprim_status gather_totals(multi *m, size_t k, size_t elem, const clprim
     multi_part *p = &m->p[k];
     clprim_context *ctx = m->parts[k].ctx;
     cl_event ev = NULL;
-    cl_int err = CL_SUCCESS;
-    clprim_status st;
-    size_t j;
-    for (j = 0; j < k && err == CL_SUCCESS; ++j)
-        err = clWaitForEvents(1, &m->p[j].total_read);
-    if (err != CL_SUCCESS)
-        return clprim__fail_unlocked(ctx, err, "part %zu: waiting for the totals before it "
-                                     "failed: %s", k, clprim_status_string(err));
+    cl_int err;
+    clprim_status st = wait_totals(m, k, k);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     p->used = 1;
     err = clEnqueueWriteBuffer(p->queue, p->work, CL_FALSE, 0, k * elem, m->totals, AFTER(p),
                                &ev);
@@ -166,67 +211,22 @@ static clprim_status gather_totals(multi *m, size_t k, size_t elem, const clprim
     return st;
 }
 
-/* Part k's work buffer (multi_part.work). */
-static size_t scan_work(size_t k, size_t count)
-{
-    (void)count;
-    return k + 2;
-}
-
-static size_t one_total(size_t k, size_t count)
-{
-    (void)k;
-    (void)count;
-    return 1;
-}
-
-/* The descriptor of part k: its own operator, where it has one. */
-static clprim_scan_desc part_scan_desc(const clprim_scan_desc *d, const clprim_part *p)
-{
-    clprim_scan_desc s = *d;
-    if (p->custom)
-        s.custom = p->custom;
-    return s;
-}
-
-static clprim_reduce_desc part_reduce_desc(const clprim_reduce_desc *d, const clprim_part *p)
-{
-    clprim_reduce_desc r = *d;
-    if (p->custom)
-        r.custom = p->custom;
-    return r;
-}
-
-/* The element size of a descriptor (type, custom), 0 when unknown. */
-static size_t elem_size(clprim_type type, const clprim_operator *custom)
-{
-    return custom ? clprim_operator_size(custom) : clprim_type_size(type);
-}
-
 clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part *parts,
                                 size_t num_parts)
 {
-    const size_t elem = desc ? elem_size(desc->type, desc->custom) : 0;
+    const size_t elem = desc ? clprim__element_size(desc->type, desc->custom) : 0;
     multi m;
     size_t k;
     clprim_status st;
 
     if (!desc || !elem)
         return desc ? CLPRIM_UNKNOWN_TYPE : CLPRIM_INVALID_ARGUMENT;
-    st = multi_begin(&m, parts, num_parts, elem, scan_work);
+    st = multi_begin(&m, parts, num_parts, elem, 1);
     /* every part's total but the last's, in flight to the host */
     for (k = 0; st == CLPRIM_SUCCESS && k + 1 < num_parts; ++k) {
         const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
                                        desc->transform};
-        const clprim_reduce_desc prd = part_reduce_desc(&rd, &parts[k]);
-        cl_event done = NULL;
-        m.p[k].used = 1;
-        st = clprim_reduce(parts[k].ctx, m.p[k].queue, &prd, parts[k].in, parts[k].in_off,
-                           parts[k].n, m.p[k].work, k + 1, 0, NULL, &done);
-        if (st == CLPRIM_SUCCESS) {
-            advance(&m.p[k], done);
-            st = read_total(&m, k, elem, k + 1);
-        }
+        st = part_total(&m, k, &rd, elem, k + 1);
     }
     if (st == CLPRIM_SUCCESS && num_parts) {
         /* after its reduce: the part may be scanned in place */
@@ -264,7 +264,7 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
 clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_part *parts,
                                   size_t num_parts, void *value)
 {
-    const size_t elem = desc ? elem_size(desc->type, desc->custom) : 0;
+    const size_t elem = desc ? clprim__element_size(desc->type, desc->custom) : 0;
     multi m;
     size_t k;
     clprim_status st;
@@ -275,27 +275,12 @@ clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_p
         return parts && num_parts ? clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT,
                                                          "value is NULL")
                                   : CLPRIM_INVALID_ARGUMENT;
-    st = multi_begin(&m, parts, num_parts, elem, one_total);
-    for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k) {
-        const clprim_reduce_desc prd = part_reduce_desc(desc, &parts[k]);
-        cl_event done = NULL;
-        m.p[k].used = 1;
-        st = clprim_reduce(parts[k].ctx, m.p[k].queue, &prd, parts[k].in, parts[k].in_off,
-                           parts[k].n, m.p[k].work, 0, 0, NULL, &done);
-        if (st == CLPRIM_SUCCESS) {
-            advance(&m.p[k], done);
-            st = read_total(&m, k, elem, 0);
-        }
-    }
-    if (st == CLPRIM_SUCCESS) {
-        /* the parts' totals folded on part 0's device, in order */
-        cl_int err = CL_SUCCESS;
-        for (k = 0; k < num_parts && err == CL_SUCCESS; ++k)
-            err = clWaitForEvents(1, &m.p[k].total_read);
-        if (err != CL_SUCCESS)
-            st = clprim__fail_unlocked(parts[0].ctx, err, "waiting for the parts' totals "
-                                       "failed: %s", clprim_status_string(err));
-    }
+    st = multi_begin(&m, parts, num_parts, elem, 0);
+    for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k)
+        st = part_total(&m, k, desc, elem, 0);
+    if (st == CLPRIM_SUCCESS)
+        st = wait_totals(&m, num_parts, 0);
+    /* the parts' totals folded on part 0's device, in order */
     if (st == CLPRIM_SUCCESS && num_parts == 1) {
         memcpy(value, m.totals, elem);
     } else if (st == CLPRIM_SUCCESS) {
@@ -316,7 +301,7 @@ clprim_status clprim_multi_select(const clprim_compact_desc *desc, const clprim_
 
     if (!desc)
         return CLPRIM_INVALID_ARGUMENT;
-    st = multi_begin(&m, parts, num_parts, sizeof(cl_ulong), one_total);
+    st = multi_begin(&m, parts, num_parts, sizeof(cl_ulong), 0);
     if (st == CLPRIM_SUCCESS && desc->indices)
         st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT,
                                    "desc->indices: not offered across parts");
@@ -338,14 +323,10 @@ clprim_status clprim_multi_select(const clprim_compact_desc *desc, const clprim_
             st = read_total(&m, k, sizeof(cl_ulong), 0);
         }
     }
+    if (st == CLPRIM_SUCCESS && num_parts)
+        st = wait_totals(&m, num_parts, 0);
     for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k) {
         cl_ulong c;
-        const cl_int err = clWaitForEvents(1, &m.p[k].total_read);
-        if (err != CL_SUCCESS) {
-            st = clprim__fail_unlocked(parts[k].ctx, err, "part %zu: waiting for its count "
-                                       "failed: %s", k, clprim_status_string(err));
-            break;
-        }
         memcpy(&c, m.totals + k * sizeof c, sizeof c);
         if (counts)
             counts[k] = (size_t)c;

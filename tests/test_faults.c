@@ -323,6 +323,16 @@ static void free_work(work *w)
     clprim_operator_release(w->plus);
 }
 
+/* A new context on the test's cache folder with the workload's buffers
+ * and operator; the test stops if either cannot be made. */
+static clprim_context *working_context(char *log, work *w)
+{
+    clprim_context *ctx = context(log);
+    assert_non_null(ctx);
+    assert_true(make_work(ctx, w));
+    return ctx;
+}
+
 /* What a sweep keeps: the log of the last context creation, the fault
  * being injected, the calls counted per function, and the tallies. */
 typedef struct sweep {
@@ -347,16 +357,12 @@ static void test_workload(void **state)
     clprim_context *ctx;
     work w;
     (void)state;
-    ctx = context(s.log);
-    assert_non_null(ctx);
-    assert_true(make_work(ctx, &w));
+    ctx = working_context(s.log, &w);
     assert_int_equal(workload(ctx, &w, "clean"), 0); /* builds; fills the disk cache */
     free_work(&w);
     clprim_context_release(ctx);
 
-    ctx = context(s.log); /* what a workload on a new context calls */
-    assert_non_null(ctx);
-    assert_true(make_work(ctx, &w));
+    ctx = working_context(s.log, &w); /* what a workload on a new context calls */
     arm(NULL, 0);
     assert_int_equal(workload(ctx, &w, "clean"), 0);
     disarm();
@@ -369,9 +375,7 @@ static void test_workload(void **state)
             if ((k + (unsigned long)f + offset) % stride != 0) /* CLPRIM_FAULT_STRIDE: a sample */
                 continue;
             snprintf(s.fault, sizeof s.fault, "%s #%lu of %lu", name_of(f), k, s.counts[f]);
-            ctx = context(s.log);
-            assert_non_null(ctx);
-            assert_true(make_work(ctx, &w));
+            ctx = working_context(s.log, &w);
             arm(name_of(f), k);
             s.findings += workload(ctx, &w, s.fault);
             s.injected += disarm();
@@ -472,9 +476,7 @@ static void test_disk_cache_writes(void **state)
     (void)state;
     assert_non_null(mkdtemp(dir));
     context_dir = dir;
-    ctx = context(s.log);
-    assert_non_null(ctx);
-    assert_true(make_work(ctx, &w));
+    ctx = working_context(s.log, &w);
     arm(NULL, 0);
     assert_int_equal(workload(ctx, &w, "clean"), 0);
     disarm();
@@ -489,9 +491,7 @@ static void test_disk_cache_writes(void **state)
                 continue;
             snprintf(s.fault, sizeof s.fault, "disk cache: %s #%lu of %lu", io[f], k, counts[f]);
             empty_dir(dir);
-            ctx = context(s.log);
-            assert_non_null(ctx);
-            assert_true(make_work(ctx, &w));
+            ctx = working_context(s.log, &w);
             arm(io[f], k);
             /* "clean": every call must succeed, the write's failure notwithstanding */
             s.findings += workload(ctx, &w, "clean");
@@ -510,9 +510,7 @@ static void test_disk_cache_writes(void **state)
                 if (d)
                     closedir(d);
             }
-            ctx = context(s.log); /* whatever the folder holds now */
-            assert_non_null(ctx);
-            assert_true(make_work(ctx, &w));
+            ctx = working_context(s.log, &w); /* whatever the folder holds now */
             s.findings += workload(ctx, &w, "clean");
             free_work(&w);
             clprim_context_release(ctx);
@@ -536,9 +534,7 @@ static void test_host_memory(void **state)
     work w;
     (void)state;
     /* the workload's allocations, counted */
-    ctx = context(s.log);
-    assert_non_null(ctx);
-    assert_true(make_work(ctx, &w));
+    ctx = working_context(s.log, &w);
     clprim__alloc_count = clprim__alloc_fail_at = 0;
     alloc_sweep = 1;
     assert_int_equal(workload(ctx, &w, "clean"), 0);
@@ -550,9 +546,7 @@ static void test_host_memory(void **state)
         if ((k + offset) % stride != 0)
             continue;
         snprintf(s.fault, sizeof s.fault, "allocation #%lu of %lu", k, total);
-        ctx = context(s.log);
-        assert_non_null(ctx);
-        assert_true(make_work(ctx, &w));
+        ctx = working_context(s.log, &w);
         clprim__alloc_count = 0;
         clprim__alloc_fail_at = k;
         alloc_sweep = 1;

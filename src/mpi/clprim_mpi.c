@@ -237,31 +237,30 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
     st = agree(&p, st, desc ? signature(desc->type, desc->op, desc->custom, desc->exclusive,
                                         desc->transform != NULL)
                             : 0);
-    if (st == CLPRIM_SUCCESS && !desc->custom && mpi_builtin(desc->type, desc->op, &dt, &mop)) {
-        unsigned char *carry = p.totals + (size_t)p.size * elem;
-        const int e = MPI_Exscan(p.totals + (size_t)p.rank * elem, carry, 1, dt, mop, comm);
-        if (e != MPI_SUCCESS)
-            st = mpi_fail(ctx, e, "MPI_Exscan of the totals");
-        if (st == CLPRIM_SUCCESS && p.rank > 0) {
-            size_t at = 0;
-            memcpy(p.totals, carry, elem);
-            st = fold_on_device(&p, NULL, 1, &at);
-            if (st == CLPRIM_SUCCESS)
-                st = clprim_scan_init(ctx, NULL, desc, p.work, at, in, in_off, out, out_off, n, 0,
-                                      NULL, NULL);
+    /* the ranks before this one: MPI's own fold of their totals (one value
+     * to the device, nothing to fold there), or all the totals, folded on
+     * the device with the operator; the totals are of the output type, so
+     * without the transform */
+    if (st == CLPRIM_SUCCESS) {
+        const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
+                                       NULL};
+        size_t before = (size_t)p.rank, at = 0;
+        if (!desc->custom && mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+            unsigned char *carry = p.totals + (size_t)p.size * elem;
+            const int e = MPI_Exscan(p.totals + (size_t)p.rank * elem, carry, 1, dt, mop, comm);
+            if (e != MPI_SUCCESS)
+                st = mpi_fail(ctx, e, "MPI_Exscan of the totals");
+            else
+                memcpy(p.totals, carry, elem);
+            before = 1;
+        } else {
+            st = gather(&p);
         }
-    } else if (st == CLPRIM_SUCCESS) {
-        st = gather(&p);
-        if (st == CLPRIM_SUCCESS && p.rank > 0) {
-            /* the totals are of the output type: folded without the transform */
-            const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                           NULL};
-            size_t at = 0;
-            st = fold_on_device(&p, &fd, (size_t)p.rank, &at);
-            if (st == CLPRIM_SUCCESS)
-                st = clprim_scan_init(ctx, NULL, desc, p.work, at, in, in_off, out, out_off, n, 0,
-                                      NULL, NULL);
-        }
+        if (st == CLPRIM_SUCCESS && p.rank > 0)
+            st = fold_on_device(&p, &fd, before, &at);
+        if (st == CLPRIM_SUCCESS && p.rank > 0)
+            st = clprim_scan_init(ctx, NULL, desc, p.work, at, in, in_off, out, out_off, n, 0, NULL,
+                                  NULL);
     }
     st = finish(ctx, st);
     part_end(&p);
