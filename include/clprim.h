@@ -1005,6 +1005,117 @@ CLPRIM_API clprim_status clprim_box_filter_host(clprim_context *ctx, const clpri
                                                 size_t out_pitch, size_t width, size_t height);
 
 /* ------------------------------------------------------------------------ */
+/* Radix sort and split                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Sort algorithms. XX(NAME, number, name).
+ *   AUTO         ONESWEEP where the device has the single pass's atomics
+ *                (clprim_device_info.has_single_pass), else SPLIT_LSB
+ *   ONESWEEP     8-bit digits: one pass counts every digit of every pass,
+ *                then one pass per digit ranks each tile's keys and finds
+ *                its place per digit by decoupled look-back over the
+ *                tiles' digit counts; n up to one tile: one launch
+ *   SPLIT_LSB    the taught radix sort: one split (below) per key bit, from
+ *                the least significant, each on clprim's own scan
+ *   TILE_BITONIC tiles sorted in local memory, then merged pairwise by
+ *                bitonic merges (stable: ties are ordered by input position) */
+#define CLPRIM_SORT_ALGORITHM_MAP(XX)                                          \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(ONESWEEP, 1, "onesweep")                                                  \
+  XX(SPLIT_LSB, 2, "split-lsb")                                                \
+  XX(TILE_BITONIC, 3, "tile-bitonic")
+
+typedef enum clprim_sort_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_SORT_##NAME = num,
+  CLPRIM_SORT_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_SORT_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_sort_algorithm;
+
+/* "onesweep", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_sort_algorithm_name(clprim_sort_algorithm algorithm);
+
+/* A sort (or split).
+ *   key_type     CLPRIM_TYPE_UINT32, INT32, FLOAT, UINT64, INT64 or DOUBLE
+ *                (double keys need no fp64 support: they are sorted as bits)
+ *   value_size   bytes of each value moved with its key (pairs), 1 to 64,
+ *                any type (moved as bytes); 0: keys only
+ *   descending   0: ascending, 1: descending
+ *   begin_bit, end_bit  sort by bits [begin_bit, end_bit) of the key's
+ *                ordered form (below) only; 0, 0: every bit. For unsigned
+ *                keys the ordered form is the key itself, so keys known to
+ *                be below 2^b sort faster with end_bit = b.
+ *   algorithm    CLPRIM_SORT_AUTO, ...
+ *   scratch, scratch_size  NULL, 0: temporary memory comes from the
+ *                context's pool (kept from call to call); otherwise a
+ *                buffer of the caller's of at least clprim_sort_scratch_size
+ *                bytes, used instead (nothing else is allocated on the
+ *                device; the caller must not use it until the call is done)
+ *
+ * Order. Keys are compared in their numeric order: signed keys as two's
+ * complement, float and double keys as IEEE values with -0.0 before +0.0,
+ * -inf first, +inf after every number and NaNs (any sign, any payload) after
+ * +inf, in their input order. Descending reverses the order of distinct
+ * keys, NaNs still last. Every algorithm is stable: equal keys (bitwise
+ * equal, or equal in the bits sorted by) keep their input order, in both
+ * directions. Keys and values are written as they were read (NaN payloads
+ * included). */
+typedef struct clprim_sort_desc {
+  clprim_type key_type;
+  size_t value_size;
+  int descending;
+  unsigned begin_bit, end_bit;
+  clprim_sort_algorithm algorithm;
+  cl_mem scratch;
+  size_t scratch_size;
+} clprim_sort_desc;
+
+/* Sorts n keys of keys_in (from keys_in_off, in keys) into keys_out (from
+ * keys_out_off) and, with desc->value_size > 0, the values of values_in
+ * (from values_in_off, in values) into values_out in the same order.
+ * keys_out == keys_in at the same offset (and values likewise) sorts in
+ * place; other overlaps are refused. Enqueues and returns, like clprim_scan
+ * (same queue, wait-list and event rules; every buffer checked against
+ * CL_MEM_SIZE). n may be 0 and above 2^32. Statuses: CLPRIM_UNKNOWN_TYPE for a
+ * key type that is not one of the six; CLPRIM_INVALID_ARGUMENT for a bit
+ * range outside the key or value_size above 64, a missing values buffer or
+ * scratch smaller than clprim_sort_scratch_size; CLPRIM_UNSUPPORTED for
+ * ONESWEEP on a device without 64-bit atomics. Thread safety: as clprim_scan. */
+CLPRIM_API clprim_status clprim_sort(clprim_context *ctx, cl_command_queue queue,
+                                     const clprim_sort_desc *desc, cl_mem keys_in,
+                                     size_t keys_in_off, cl_mem keys_out, size_t keys_out_off,
+                                     cl_mem values_in, size_t values_in_off, cl_mem values_out,
+                                     size_t values_out_off, size_t n, cl_uint num_wait,
+                                     const cl_event *wait, cl_event *event);
+
+/* Blocking helper: sorts host arrays keys (n keys) and values (n values of
+ * desc->value_size bytes; NULL when value_size is 0) in place. */
+CLPRIM_API clprim_status clprim_sort_host(clprim_context *ctx, const clprim_sort_desc *desc,
+                                          void *keys, void *values, size_t n);
+
+/* Bytes of scratch a call of clprim_sort with desc and n needs (desc->scratch
+ * ignored) in *bytes: the sort's temporary keys and values, digit counts and
+ * tile status. For callers that manage device memory themselves. */
+CLPRIM_API clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_desc *desc,
+                                                  size_t n, size_t *bytes);
+
+/* The split of the seeds, by one bit: for each key, e = !bit, f = the
+ * exclusive scan of e, totalFalses = e[n-1] + f[n-1], and the key goes to
+ * d = bit ? i - f + totalFalses : f: keys whose bit is 0 first, then those
+ * whose bit is 1, each in input order (stable). `bit` counts in the key's
+ * ordered form as for clprim_sort (desc->descending flips it; begin_bit,
+ * end_bit, algorithm and scratch are ignored); values move with their keys
+ * as in clprim_sort. With count non-NULL, totalFalses is written to element
+ * count_off of it as one cl_ulong. Out of place only. Otherwise as clprim_sort. */
+CLPRIM_API clprim_status clprim_split(clprim_context *ctx, cl_command_queue queue,
+                                      const clprim_sort_desc *desc, unsigned bit, cl_mem keys_in,
+                                      size_t keys_in_off, cl_mem keys_out, size_t keys_out_off,
+                                      cl_mem values_in, size_t values_in_off, cl_mem values_out,
+                                      size_t values_out_off, size_t n, cl_mem count,
+                                      size_t count_off, cl_uint num_wait, const cl_event *wait,
+                                      cl_event *event);
+
+/* ------------------------------------------------------------------------ */
 /* Several devices: one array in ordered parts                               */
 /* ------------------------------------------------------------------------ */
 

@@ -115,7 +115,7 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
     if (tiles == 1) {
         kflags |= COMPACT_ONE_TILE;
     } else {
-        st = clprim__launch_tile_state(l, tiles, mode == COMPACT_RLE ? 0 : 2, 16, &state,
+        st = clprim__launch_tile_state(l, tiles, mode == COMPACT_RLE ? 0 : 2, 16, 1, &state,
                                        &generation);
         if (st != CLPRIM_SUCCESS)
             return st;

@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning | scan reduce segment sat | compact | multi
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning | scan reduce segment sat | compact sort | multi
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
@@ -23,8 +23,8 @@
  *   *_tuning       device); each primitive's tuning rows
  *   scan, reduce,  the primitives: validate -> parameters -> grid -> enqueue
  *   segment
- *   compact        primitives built on others (compaction's taught form
- *                  scans its flags with scan.c)
+ *   compact, sort  primitives built on others (compaction's taught form
+ *                  and the split sort scan their flags with scan.c)
  *   multi          one array in parts on several devices, on the public
  *                  calls of the primitives */
 #ifndef CLPRIM_INTERNAL_H
@@ -185,12 +185,13 @@ size_t clprim__pool_size(const clprim__pool_buf *buf);
  * a reduce counter), told apart by a generation number. `layout` names
  * where the state lies (any value that differs whenever the new state could
  * fall on an earlier call's other values); `limit` is the first generation
- * the caller cannot represent. Returns this call's generation (>= 1); sets
+ * the caller cannot represent. Returns this call's first generation (>= 1)
+ * of `count` consecutive ones (one per pass of a multi-pass kernel); sets
  * *needs_zero when the contents are unknown (new buffer, last used for other
  * data or another layout, the generation wrapped, or a call using it
  * failed) and the caller must zero-fill it before use. */
 cl_uint clprim__pool_generation(clprim__pool_buf *buf, cl_ulong layout, cl_uint limit,
-                                int *needs_zero);
+                                cl_uint count, int *needs_zero);
 /* Lock held. Hands the buffer back; `done` completes when the last command
  * using it, on `queue`, does. `done` may be NULL (no events were made, on an
  * in-order queue): the buffer is then reused only on that queue until idle
@@ -362,7 +363,8 @@ typedef struct clprim__call {
     const cl_event *wait;
     int num_buffers;
     clprim__call_buffer buffers[CLPRIM__MAX_CALL_BUFFERS];
-    int in_place;                     /* buffers[0] (in) and [1] (out) may be one range */
+    int in_place;                     /* buffers[0] (in) and [1] (out) may be one range;
+                                         2: [2] and [3] too (a sort's values) */
 } clprim__call;
 
 /* One call being enqueued: its element, chain and temporary memory. */
@@ -395,6 +397,10 @@ clprim_status clprim__launch_run_locked(clprim_context *ctx, const clprim__call 
 /* Lock held. Temporary memory for the rest of the call (handed back when
  * the call ends). */
 clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_buf **buf);
+/* Lock held. Hands back the temporary memory taken since l->num_temps was
+ * `mark`, for a primitive that repeats a step within one call (the later
+ * commands of an in-order chain may use it again at once). */
+void clprim__launch_temps_release(clprim__launch *l, int mark);
 
 /* Lock held. Kernel `name` of prog with its first `count` arguments
  * (clprim__set_args), enqueued on l's chain as groups x wg work-items. */
@@ -404,10 +410,12 @@ clprim_status clprim__launch_kernel(clprim__launch *l, clprim__program *prog, co
 /* Lock held. The status array of a single-pass kernel's look-back
  * (cl/common/abi.h's layout) in temporary memory for the rest of the call:
  * `tiles` tiles carrying values of value_size bytes in `words` status
- * words each (0: value slots). *generation is this call's; the array is
+ * words each (0: value slots). *generation is this call's first of
+ * `generations` (one per look-back pass over the same array); the array is
  * zeroed first (on l's chain) when the pool cannot vouch for its words. */
 clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t words,
-                                        size_t value_size, cl_mem *state, cl_uint *generation);
+                                        size_t value_size, cl_uint generations, cl_mem *state,
+                                        cl_uint *generation);
 
 /* Blocking helpers: a device buffer of `bytes` (at least 1) holding a copy
  * of host memory `src` (NULL: uninitialised), and the copy back; failures
@@ -500,5 +508,17 @@ typedef struct clprim__sat_tuning {
 } clprim__sat_tuning;
 
 clprim__sat_tuning clprim__sat_tuning_for(const clprim_device_info *d, size_t elem_size);
+
+typedef struct clprim__sort_tuning {
+    unsigned wg_size;        /* work-items per work-group */
+    unsigned items;          /* keys per work-item of a one-sweep tile */
+    unsigned hist_groups_per_cu; /* sort_histogram's grid */
+    unsigned bitonic_tile;   /* pairs per tile of TILE_BITONIC's local steps */
+    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    unsigned match;          /* 1: warps rank keys with match.any (NVIDIA sm_70+) */
+    const char *source;
+} clprim__sort_tuning;
+
+clprim__sort_tuning clprim__sort_tuning_for(const clprim_device_info *d, size_t key_size);
 
 #endif /* CLPRIM_INTERNAL_H */

@@ -216,7 +216,7 @@ static clprim_status check_overlaps(clprim_context *ctx, const clprim__call *c, 
             const size_t eo = o->elem ? o->elem : elem;
             const size_t b0 = b->off * eb, b1 = b0 + b->count * eb;
             const size_t o0 = o->off * eo, o1 = o0 + o->count * eo;
-            const int pair = c->in_place && i + j == 1;
+            const int pair = (i ^ 1) == j && i / 2 < c->in_place;
             if (j == i || o->mem != b->mem || !b->count || !o->count || b1 <= o0 || o1 <= b0)
                 continue;
             if (pair && b0 == o0 && b1 == o1)
@@ -275,6 +275,14 @@ clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_
     if (st == CLPRIM_SUCCESS)
         l->temps[l->num_temps++] = *buf;
     return st;
+}
+
+void clprim__launch_temps_release(clprim__launch *l, int mark)
+{
+    while (l->num_temps > mark) {
+        clprim__pool_buf *b = l->temps[--l->num_temps];
+        clprim__pool_release(b, l->chain.queue, !l->chain.out_of_order, l->chain.last, 0);
+    }
 }
 
 /* Hands the temporary memory back and gives the chain's last event to
@@ -353,7 +361,8 @@ clprim_status clprim__host_read_unlocked(clprim_context *ctx, cl_mem mem, size_t
 }
 
 clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t words,
-                                        size_t value_size, cl_mem *state, cl_uint *generation)
+                                        size_t value_size, cl_uint generations, cl_mem *state,
+                                        cl_uint *generation)
 {
     clprim__pool_buf *buf;
     int needs_zero;
@@ -365,7 +374,7 @@ clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t 
     /* the layout: words per tile, or the slots' value size and tile count */
     *generation = clprim__pool_generation(
         buf, words ? words : ((cl_ulong)value_size << 40) | tiles, CLPRIM_TILE_GENERATION_LIMIT,
-        &needs_zero);
+        generations, &needs_zero);
     if (needs_zero)
         st = clprim__chain_fill(l->ctx, &l->chain, *state, 0, clprim__pool_size(buf));
     return st;

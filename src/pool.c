@@ -115,15 +115,18 @@ size_t clprim__pool_size(const clprim__pool_buf *buf)
 }
 
 cl_uint clprim__pool_generation(clprim__pool_buf *buf, cl_ulong layout, cl_uint limit,
-                               int *needs_zero)
+                               cl_uint count, int *needs_zero)
 {
+    cl_uint first;
     /* under another layout, words of this call may lie where the last one
      * kept other values, which could read as state of the new generation */
-    *needs_zero = buf->generation == 0 || buf->generation + 1 >= limit || buf->layout != layout;
+    *needs_zero =
+        buf->generation == 0 || buf->generation + count >= limit || buf->layout != layout;
     buf->layout = layout;
-    buf->generation = *needs_zero ? 1 : buf->generation + 1;
+    first = *needs_zero ? 1 : buf->generation + 1;
+    buf->generation = first + count - 1;
     buf->stateful = 1;
-    return buf->generation;
+    return first;
 }
 
 void clprim__pool_release(clprim__pool_buf *buf, cl_command_queue queue, int in_order,

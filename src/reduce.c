@@ -62,7 +62,7 @@ static clprim_status reduce_fast_once(clprim__launch *l, cl_kernel k, unsigned w
         state = clprim__pool_mem(buf);
         /* a counter left at 0 by every use: zeroed once (layout: a value no
          * tile state uses; no generation is kept in it) */
-        clprim__pool_generation(buf, ~(cl_ulong)0, ~0u, &needs_zero);
+        clprim__pool_generation(buf, ~(cl_ulong)0, ~0u, 1, &needs_zero);
         if (needs_zero)
             st = clprim__chain_fill(ctx, &l->chain, state, 0, clprim__pool_size(buf));
     }

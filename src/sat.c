@@ -205,7 +205,7 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
         else
             st = clprim__launch_tile_state(l, (size_t)(height * strips),
                                            l->elem.builtin ? l->elem.size / 4 : 0, l->elem.size,
-                                           &state, &generation);
+                                           1, &state, &generation);
         if (st == CLPRIM_SUCCESS) {
             const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8,
                                     8, 8, 8, sizeof(cl_mem), 4, 4};

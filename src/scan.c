@@ -256,7 +256,7 @@ static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_u
         flags |= SCAN_ONE_TILE;
     } else {
         int needs_zero;
-        generation = clprim__pool_generation(state, layout, CLPRIM_TILE_GENERATION_LIMIT,
+        generation = clprim__pool_generation(state, layout, CLPRIM_TILE_GENERATION_LIMIT, 1,
                                              &needs_zero);
         if (needs_zero)
             st = clprim__chain_fill(r->ctx, r->chain, mem, 0, clprim__pool_size(state));

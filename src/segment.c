@@ -156,8 +156,9 @@ static clprim_status tile_state(clprim__launch *l, const segment_args *a, size_t
 {
     const clprim__element *e = &l->elem;
     const size_t words = reduce_packed(a, e) ? 2 : !a->reduce && e->builtin ? e->size / 4 : 0;
-    return clprim__launch_tile_state(l, tiles, words, a->reduce ? reduce_carry_bytes(e) : e->size,
-                                     state, generation);
+    return clprim__launch_tile_state(l, tiles, words,
+                                     a->reduce ? reduce_carry_bytes(e) : e->size, 1, state,
+                                     generation);
 }
 
 /* Offsets: the first segment of every tile, found by a search per tile. */

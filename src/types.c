@@ -43,6 +43,12 @@ static const char *compact_names[] = {
 #undef CLPRIM__XX
 };
 
+static const char *sort_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_SORT_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
 static const char *predicate_names[] = {
 #define CLPRIM__XX(NAME, num, name) [num] = name,
     CLPRIM_PREDICATE_MAP(CLPRIM__XX)
@@ -105,6 +111,11 @@ const char *clprim_predicate_name(clprim_predicate predicate)
 const char *clprim_compact_algorithm_name(clprim_compact_algorithm algorithm)
 {
     return (unsigned)algorithm < CLPRIM_COMPACT_ALGORITHM_COUNT_ ? compact_names[algorithm] : NULL;
+}
+
+const char *clprim_sort_algorithm_name(clprim_sort_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_SORT_ALGORITHM_COUNT_ ? sort_names[algorithm] : NULL;
 }
 
 const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm)

@@ -356,3 +356,98 @@ size_t clprim_ref_sat_check(clprim_type type, clprim_op op, const void *x, const
     default: return w * h + 1;
     }
 }
+
+/* ---- radix sort ---- */
+
+typedef struct sort_ref {
+    clprim_type type;
+    int descending;
+    unsigned begin, end;
+    const unsigned char *keys;
+} sort_ref;
+
+static uint64_t key_bits(const sort_ref *r, size_t i)
+{
+    uint64_t v = 0;
+    memcpy(&v, r->keys + i * clprim_type_size(r->type), clprim_type_size(r->type));
+    return v;
+}
+
+/* <0, 0, >0 as key a goes before, with, after key b (ascending) */
+static int sort_ref_cmp(const sort_ref *r, size_t a, size_t b)
+{
+    const size_t size = clprim_type_size(r->type);
+    uint64_t x = key_bits(r, a), y = key_bits(r, b);
+    int c;
+    if (r->end - r->begin < size * 8) {
+        const uint64_t sign = (uint64_t)1 << (size * 8 - 1);
+        const uint64_t mask = (((uint64_t)1 << (r->end - r->begin)) - 1);
+        if (r->type == CLPRIM_TYPE_INT32 || r->type == CLPRIM_TYPE_INT64) {
+            x ^= sign;
+            y ^= sign;
+        }
+        x = (x >> r->begin) & mask;
+        y = (y >> r->begin) & mask;
+        c = (x > y) - (x < y);
+        return r->descending ? -c : c;
+    }
+    switch (r->type) {
+    case CLPRIM_TYPE_INT32: c = ((int32_t)x > (int32_t)y) - ((int32_t)x < (int32_t)y); break;
+    case CLPRIM_TYPE_INT64: c = ((int64_t)x > (int64_t)y) - ((int64_t)x < (int64_t)y); break;
+    case CLPRIM_TYPE_FLOAT:
+    case CLPRIM_TYPE_DOUBLE: {
+        double u, v;
+        if (r->type == CLPRIM_TYPE_FLOAT) {
+            float f, g;
+            memcpy(&f, &x, 4);
+            memcpy(&g, &y, 4);
+            u = f;
+            v = g;
+        } else {
+            memcpy(&u, &x, 8);
+            memcpy(&v, &y, 8);
+        }
+        if (isnan(u) || isnan(v))
+            return isnan(u) - isnan(v); /* NaNs last, in either direction */
+        c = (u > v) - (u < v);
+        if (c == 0 && u == 0)
+            c = !!signbit(v) - !!signbit(u); /* -0.0 first */
+        break;
+    }
+    default: c = (x > y) - (x < y); break;
+    }
+    return r->descending ? -c : c;
+}
+
+void clprim_ref_sort(clprim_type key_type, int descending, unsigned begin_bit, unsigned end_bit,
+                     const void *keys, size_t n, size_t *perm)
+{
+    const sort_ref r = {key_type, descending, begin_bit, end_bit, keys};
+    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp), width, i;
+    for (i = 0; i < n; ++i)
+        perm[i] = i;
+    /* bottom-up merge sort: stable */
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            size_t a = i, b = i + width < n ? i + width : n, k = i;
+            const size_t mid = b, end = i + 2 * width < n ? i + 2 * width : n;
+            while (a < mid || b < end)
+                tmp[k++] = b >= end || (a < mid && sort_ref_cmp(&r, perm[a], perm[b]) <= 0)
+                               ? perm[a++]
+                               : perm[b++];
+        }
+        memcpy(perm, tmp, n * sizeof *perm);
+    }
+    free(tmp);
+}
+
+size_t clprim_ref_permuted_check(const void *x, const size_t *perm, size_t elem, const void *got,
+                                 size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i)
+        if (memcmp((const unsigned char *)got + i * elem,
+                   (const unsigned char *)x + perm[i] * elem, elem) != 0)
+            return i;
+    return n;
+}

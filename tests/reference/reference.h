@@ -63,6 +63,22 @@ size_t clprim_ref_partition(const void *x, size_t n, size_t elem, const unsigned
 /* Run lengths of the runs whose heads keep marks (lengths[r], r < runs). */
 size_t clprim_ref_run_lengths(const unsigned char *keep, size_t n, cl_ulong *lengths);
 
+/* ---- radix sort (clprim_sort, clprim_split) ---- */
+
+/* perm[i] = the input index of output i of a stable sort of n keys of
+ * key_type as clprim_sort documents it: numeric order (floats as IEEE with
+ * -0.0 before +0.0, NaNs last in either direction, in input order), or by
+ * bits [begin_bit, end_bit) of the key when that is not the whole key (then
+ * of the key's ordered form: integers only, signed ones with the sign bit
+ * flipped). Descending reverses the order of distinct keys. Merge sort by
+ * comparisons, independent of the device's bit tricks. */
+void clprim_ref_sort(clprim_type key_type, int descending, unsigned begin_bit, unsigned end_bit,
+                     const void *keys, size_t n, size_t *perm);
+/* The index of the first i at which got (n elements of elem bytes) differs
+ * from x[perm[i]], n when none does. */
+size_t clprim_ref_permuted_check(const void *x, const size_t *perm, size_t elem, const void *got,
+                                 size_t n);
+
 /* Checks got (row pitch got_pitch elements) against the w x h inclusive
  * summed-area table of x (w x h, tight, already in the table's type): as
  * clprim_ref_scan_check does, integers and float min / max exactly, float

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/* Radix sort kernels. ONESWEEP: sort_histogram counts every pass's digits in
+ * one read, sort_histogram_scan turns the counts into each digit's start,
+ * and one sort_onesweep per 8-bit digit ranks a tile (sort_rank.clh) and
+ * finds where each of its digits goes by decoupled look-back over the
+ * tiles' per-digit counts (common/lookback.clh, one interleaved look-back
+ * per digit). n up to one tile: sort_tile, every pass in local memory.
+ * SPLIT_LSB: the seeds' split per bit (flags, clprim's scan, scatter).
+ * TILE_BITONIC: tiles sorted like sort_tile into (key, index) pairs, then
+ * bitonic merges (sort_bitonic_*), then a gather. Contract with src/sort.c:
+ * sort_abi.h. */
+#ifndef CLPRIM_ASSEMBLED
+#include "common/abi.h"
+#include "sort_abi.h"
+#include "common/elem.clh"
+#include "common/simd.clh"
+#include "common/wg_scan.clh"
+#include "sort_rank.clh"
+#include "common/lookback.clh"
+#endif
+
+#ifndef VALUE_SIZE
+#define VALUE_SIZE 4
+#endif
+#if SORT_WIDE
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
+/* a value moved as whole words of the largest size dividing it */
+#if VALUE_SIZE > 0
+#if VALUE_SIZE % 16 == 0
+typedef uint4 sort_word;
+#elif VALUE_SIZE % 8 == 0
+typedef uint2 sort_word;
+#elif VALUE_SIZE % 4 == 0
+typedef uint sort_word;
+#elif VALUE_SIZE % 2 == 0
+typedef ushort sort_word;
+#else
+typedef uchar sort_word;
+#endif
+typedef struct sort_value {
+    sort_word w[VALUE_SIZE / sizeof(sort_word)];
+} sort_value;
+#else
+typedef uchar sort_value; /* unused */
+#endif
+
+#define SORT_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+
+/* Writes the sorted tile (lkeys, lsrc: sources relative to vin) to
+ * kout[off[d] + i] for the key at tile position i of digit d, and its
+ * value likewise; striped over the work-group, so keys of one digit go out
+ * coalesced. */
+inline void sort_write_tile(local const T *lkeys, local const ushort *lsrc, local const POS_T *off,
+                            uint valid, uint kmode, uint shift, uint mask, global T *kout,
+                            global const sort_value *vin, global sort_value *vout)
+{
+    for (uint j = 0; j < ITEMS; ++j) {
+        const uint i = j * WG_SIZE + get_local_id(0);
+        if (i < valid) {
+            const T k = lkeys[i];
+            const POS_T dest = off[sort_digit(k, kmode, shift, mask)] + i;
+            kout[dest] = k;
+#if VALUE_SIZE > 0
+            vout[dest] = vin[lsrc[i]];
+#endif
+        }
+    }
+}
+
+SORT_KERNEL sort_histogram(global const T *keys, ulong keys_off, ulong n, uint kmode,
+                           uint begin_bit, uint end_bit, global POS_T *hist, ulong hist_off)
+{
+    local uint lh[SORT_MAX_PASSES * SORT_RADIX];
+    const uint lid = get_local_id(0), passes = (end_bit - begin_bit + SORT_RADIX_BITS - 1) /
+                                                 SORT_RADIX_BITS;
+    keys += keys_off;
+    hist += hist_off;
+    for (uint i = lid; i < passes * SORT_RADIX; i += WG_SIZE)
+        lh[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong step = (ulong)get_num_groups(0) * TILE;
+    for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += step) {
+        for (uint k = 0; k < ITEMS; ++k) {
+            const ulong i = base + k * WG_SIZE + lid;
+            if (i < n) {
+                const T o = sort_ordered(keys[i], kmode);
+                for (uint p = 0; p < passes; ++p) {
+                    const uint shift = begin_bit + p * SORT_RADIX_BITS;
+                    const uint bits = min((uint)SORT_RADIX_BITS, end_bit - shift);
+                    atomic_inc(&lh[p * SORT_RADIX + ((uint)(o >> shift) & ((1u << bits) - 1u))]);
+                }
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < passes * SORT_RADIX; i += WG_SIZE) {
+        if (lh[i]) {
+#if SORT_WIDE
+            atom_add(&hist[i], (ulong)lh[i]);
+#else
+            atomic_add(&hist[i], lh[i]);
+#endif
+        }
+    }
+}
+
+/* One work-group per pass: its counts become exclusive starts. */
+SORT_KERNEL sort_histogram_scan(global POS_T *hist, ulong hist_off)
+{
+    local T scratch[CLPRIM_WG_SCAN_SCRATCH];
+    const uint per = (SORT_RADIX + WG_SIZE - 1) / WG_SIZE, first = get_local_id(0) * per;
+    global POS_T *h = hist + hist_off + get_group_id(0) * SORT_RADIX;
+    POS_T sum = 0;
+    T total;
+    for (uint d = first; d < first + per && d < SORT_RADIX; ++d)
+        sum += h[d];
+    POS_T run = (POS_T)clprim_wg_exscan_value((T)sum, scratch, &total);
+    for (uint d = first; d < first + per && d < SORT_RADIX; ++d) {
+        const POS_T c = h[d];
+        h[d] = run;
+        run += c;
+    }
+}
+
+#if CLPRIM_SINGLE_PASS
+SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ulong kout_off,
+                          global const sort_value *vin, ulong vin_off, global sort_value *vout,
+                          ulong vout_off, ulong n, uint kmode, uint shift, uint bits,
+                          global const POS_T *hist, ulong hist_off, global uchar *state,
+                          ulong state_off, uint generation)
+{
+    local T lkeys[TILE];
+    local ushort lsrc[TILE];
+    local uint count[SORT_RADIX], start[SORT_RADIX];
+    local POS_T off[SORT_RADIX];
+    local T scratch[CLPRIM_WG_SCAN_SCRATCH];
+    local uint tickets[2];
+#if SORT_MATCH
+    local uint whist[SORT_WARPS * SORT_RADIX];
+#else
+    local uint *whist = 0;
+#endif
+    const uint lid = get_local_id(0), mask = (1u << bits) - 1u;
+    const ulong tiles = (n + TILE - 1) / TILE;
+    const clprim_tiles s = clprim_tiles_at(state + state_off, 0);
+    T key[ITEMS];
+    ushort src[ITEMS];
+
+    kin += kin_off;
+    kout += kout_off;
+    hist += hist_off;
+    clprim_tiles_take(s, 0, 0, tiles, tickets);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong t = tickets[0], base = t * TILE;
+    const uint valid = (uint)min((ulong)TILE, n - base);
+    for (uint k = 0; k < ITEMS; ++k) {
+        const uint slot = sort_slot(k);
+        src[k] = (ushort)slot;
+        if (slot < valid)
+            key[k] = kin[base + slot];
+    }
+    sort_rank(key, src, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist, scratch);
+
+    /* each digit's place: tile 0 knows it from the histogram; the others
+     * publish their count and look back over their predecessors' */
+    for (uint d = lid; d < SORT_RADIX; d += WG_SIZE) {
+        clprim_tiles sd = s;
+        const POS_T mine = count[d];
+        POS_T before = hist[d];
+        sd.words += d * LB_WORDS;
+        if (t > 0) {
+            clprim_tile_publish(sd, t, generation, TILE_AGGREGATE, mine);
+            before = clprim_lookback(sd, t, generation, before, 1, kin, n, kmode, shift, mask, d);
+        }
+        clprim_tile_publish(sd, t, generation, TILE_PREFIX, before + mine);
+        off[d] = before - start[d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sort_write_tile(lkeys, lsrc, off, valid, kmode, shift, mask, kout,
+                    vin + vin_off + base, vout + vout_off);
+    if (lid == 0)
+        clprim_tiles_finish(s);
+}
+#endif
+
+/* TILE_BITONIC's pairs: (the ordered key's bits in the range, the input
+ * index), unique, so the merges need not be stable to give a stable sort */
+#if T_SIZE == 4 && !SORT_WIDE
+typedef ulong sort_pair;
+#define PAIR_MAKE(o, i) (((ulong)(o) << 32) | (ulong)(i))
+#define PAIR_LESS(a, b) ((a) < (b))
+#define PAIR_INDEX(p) ((ulong)(uint)(p))
+#else
+typedef ulong2 sort_pair;
+#define PAIR_MAKE(o, i) ((ulong2)((ulong)(o), (ulong)(i)))
+#define PAIR_LESS(a, b) ((a).x < (b).x || ((a).x == (b).x && (a).y < (b).y))
+#define PAIR_INDEX(p) ((p).y)
+#endif
+#ifndef BITONIC_TILE
+#define BITONIC_TILE 512
+#endif
+
+/* One work-group sorts a tile by every digit in local memory: n <= TILE
+ * (pairs NULL: the keys and values out), or, for TILE_BITONIC, tile
+ * get_group_id(0) of n into pairs. */
+SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong kout_off,
+                      global const sort_value *vin, ulong vin_off, global sort_value *vout,
+                      ulong vout_off, ulong n, uint kmode, uint begin_bit, uint end_bit,
+                      global sort_pair *pairs)
+{
+    local T lkeys[TILE];
+    local ushort lsrc[TILE];
+    local uint count[SORT_RADIX], start[SORT_RADIX];
+    local T scratch[CLPRIM_WG_SCAN_SCRATCH];
+#if SORT_MATCH
+    local uint whist[SORT_WARPS * SORT_RADIX];
+#else
+    local uint *whist = 0;
+#endif
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    const uint valid = (uint)min((ulong)TILE, n - base);
+    T key[ITEMS];
+    ushort src[ITEMS];
+
+    for (uint k = 0; k < ITEMS; ++k) {
+        const uint slot = sort_slot(k);
+        src[k] = (ushort)slot;
+        if (slot < valid)
+            key[k] = kin[kin_off + base + slot];
+    }
+    for (uint shift = begin_bit; shift < end_bit; shift += SORT_RADIX_BITS) {
+        const uint mask = (1u << min((uint)SORT_RADIX_BITS, end_bit - shift)) - 1u;
+        sort_rank(key, src, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist, scratch);
+        for (uint k = 0; k < ITEMS; ++k) {
+            const uint slot = sort_slot(k);
+            if (slot < valid) {
+                key[k] = lkeys[slot];
+                src[k] = lsrc[slot];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const uint width = end_bit - begin_bit;
+    const T range = width < KEY_BITS ? (((T)1 << width) - 1) : ~(T)0;
+    for (uint k = 0; k < ITEMS; ++k) {
+        const uint slot = sort_slot(k);
+        if (slot < valid) {
+            if (pairs) {
+                const T o = (sort_ordered(key[k], kmode) >> begin_bit) & range;
+                pairs[base + slot] = PAIR_MAKE(o, base + src[k]);
+            } else {
+                kout[kout_off + slot] = key[k];
+#if VALUE_SIZE > 0
+                vout[vout_off + slot] = vin[vin_off + src[k]];
+#endif
+            }
+        }
+    }
+}
+
+inline void sort_pair_order(global sort_pair *pairs, ulong i, ulong j)
+{
+    const sort_pair a = pairs[i], b = pairs[j];
+    if (PAIR_LESS(b, a)) {
+        pairs[i] = b;
+        pairs[j] = a;
+    }
+}
+
+/* One step of the merges over the whole array, one compare per work-item:
+ * with flip, element i of each block of `span` against its mirror (which
+ * merges two ascending halves), else i against i + stride. Positions at or
+ * past n stand for keys above all others: they never move, so compares
+ * with them are skipped. */
+SORT_KERNEL sort_bitonic_merge(global sort_pair *pairs, ulong n, ulong span, ulong stride)
+{
+    const ulong w = get_global_id(0);
+    ulong i, j;
+    if (stride * 2 == span) {
+        i = w / stride * span + w % stride;
+        j = w / stride * span + span - 1 - w % stride;
+    } else {
+        i = w / stride * 2 * stride + w % stride;
+        j = i + stride;
+    }
+    if (j < n)
+        sort_pair_order(pairs, i, j);
+}
+
+/* The steps of stride BITONIC_TILE / 2 down to 1, on a tile in local
+ * memory. */
+SORT_KERNEL sort_bitonic_local(global sort_pair *pairs, ulong n)
+{
+    local sort_pair tile[BITONIC_TILE];
+    const uint lid = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * BITONIC_TILE;
+    const uint valid = (uint)min((ulong)BITONIC_TILE, n - base);
+    for (uint i = lid; i < valid; i += WG_SIZE)
+        tile[i] = pairs[base + i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint stride = BITONIC_TILE / 2; stride > 0; stride >>= 1) {
+        for (uint c = lid; c < BITONIC_TILE / 2; c += WG_SIZE) {
+            const uint i = c / stride * 2 * stride + c % stride, j = i + stride;
+            if (j < valid) {
+                const sort_pair a = tile[i], b = tile[j];
+                if (PAIR_LESS(b, a)) {
+                    tile[i] = b;
+                    tile[j] = a;
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (uint i = lid; i < valid; i += WG_SIZE)
+        pairs[base + i] = tile[i];
+}
+
+/* The sorted pairs' indices pick the keys and values. */
+SORT_KERNEL sort_bitonic_gather(global const T *kin, ulong kin_off, global T *kout,
+                                ulong kout_off, global const sort_value *vin, ulong vin_off,
+                                global sort_value *vout, ulong vout_off, ulong n,
+                                global const sort_pair *pairs)
+{
+    const ulong i = get_global_id(0);
+    if (i < n) {
+        const ulong src = PAIR_INDEX(pairs[i]);
+        kout[kout_off + i] = kin[kin_off + src];
+#if VALUE_SIZE > 0
+        vout[vout_off + i] = vin[vin_off + src];
+#endif
+    }
+}
+
+/* ---- SPLIT_LSB: the seeds' split ---- */
+SORT_KERNEL sort_split_flags(global const T *keys, ulong keys_off, ulong n, uint kmode, uint bit,
+                             global POS_T *flags)
+{
+    const ulong i = get_global_id(0);
+    if (i < n)
+        flags[i] = !((sort_ordered(keys[keys_off + i], kmode) >> bit) & 1);
+    else if (i == n)
+        flags[n] = 0;
+}
+
+/* e = !bit, f scanned: totalFalses = f[n]; d = bit ? i - f + totalFalses : f */
+SORT_KERNEL sort_split_scatter(global const T *kin, ulong kin_off, global T *kout, ulong kout_off,
+                               global const sort_value *vin, ulong vin_off,
+                               global sort_value *vout, ulong vout_off, ulong n, uint kmode,
+                               uint bit, global const POS_T *f, global ulong *count,
+                               ulong count_off, uint with_count)
+{
+    const ulong i = get_global_id(0);
+    if (i >= n)
+        return;
+    const POS_T total = f[n];
+    const T k = kin[kin_off + i];
+    const POS_T d = ((sort_ordered(k, kmode) >> bit) & 1) ? (POS_T)i - f[i] + total : f[i];
+    kout[kout_off + d] = k;
+#if VALUE_SIZE > 0
+    vout[vout_off + d] = vin[vin_off + i];
+#endif
+    if (i == 0 && with_count)
+        count[count_off] = total;
+}

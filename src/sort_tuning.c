@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* Radix sort's tuning rows: the tile of the one-sweep passes, the
+ * histogram's grid, the bitonic tile, and how a tile is ranked. Rows are
+ * data, matched most specific first (tuning.c) by key size; each says where
+ * its numbers came from. sort.c clamps the tile to local memory. */
+#include "internal.h"
+
+struct clprim__sort_row {
+    clprim__row_match match;
+    clprim__sort_tuning t;
+};
+
+static const struct clprim__sort_row rows[] = {
+    /* NVIDIA: 256 work-items, warps ranked with match.any (sm_70 and later;
+     * sort.c asks the device). First guess, to be measured on the H100. */
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 8, 4, 1024, 4096, 1, "NVIDIA GPU, 64-bit keys (first guess)"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 16, 4, 1024, 4096, 1, "NVIDIA GPU (first guess)"}},
+    /* AMD GPUs (wavefront 64): 1-bit splits in local memory. Unmeasured. */
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4, 1024, 4096, 0, "AMD GPU (unmeasured guess)"}},
+    /* CPUs (PoCL): small tiles keep the tile-edge tests small */
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 4, 2, 256, 4096, 0, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, 0, 0}, {128, 8, 4, 1024, 4096, 0, "default (unmeasured guess)"}},
+};
+
+clprim__sort_tuning clprim__sort_tuning_for(const clprim_device_info *d, size_t key_size)
+{
+    clprim__sort_tuning t =
+        ((const struct clprim__sort_row *)CLPRIM__TUNING_ROW(d, key_size, rows))->t;
+    /* development knobs for tuning runs and tests (a small spin bound makes
+     * nearly every look-back take the fallback) */
+    t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_SORT_WG_SIZE", t.wg_size));
+    t.items = clprim__tuning_knob("CLPRIM_SORT_ITEMS", t.items);
+    if (t.items < 1)
+        t.items = 1;
+    if (t.items > 32)
+        t.items = 32;
+    t.hist_groups_per_cu = clprim__tuning_knob("CLPRIM_SORT_HIST_GROUPS_PER_CU",
+                                               t.hist_groups_per_cu);
+    if (t.hist_groups_per_cu < 1)
+        t.hist_groups_per_cu = 1;
+    t.bitonic_tile = clprim__tuning_knob("CLPRIM_SORT_BITONIC_TILE", t.bitonic_tile);
+    t.match = clprim__tuning_knob("CLPRIM_SORT_MATCH", t.match);
+    t.lookback_spins = clprim__tuning_knob("CLPRIM_LOOKBACK_SPINS", t.lookback_spins);
+    if (t.lookback_spins < 1)
+        t.lookback_spins = 1;
+    return t;
+}

@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: MIT */
+/* Radix sort and split: every algorithm x key type x direction x values
+ * (none, 4, 8, 12 and 1 bytes) at edge and random sizes, in several
+ * distributions (uniform over all bits, all equal, 16 distinct, sorted,
+ * reversed, special floats), stability seen through the values (each value
+ * holds its input index), bit ranges, offsets, in place, the caller's
+ * scratch, the look-back fallback; fresh random inputs, outputs poisoned
+ * and compared whole with a stable host sort (tests/reference/), margins
+ * around every output untouched. split against the seeds' formulas. Then
+ * the refusals. */
+#define _POSIX_C_SOURCE 200809L
+#include "common/testutil.h"
+#include "reference/reference.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define POISON 0xA5
+#define MARGIN 5 /* elements on either side of every output that must stay untouched */
+
+enum { UNIFORM, EQUAL, FEW, SORTED, REVERSED, SPECIAL, DISTRIBUTIONS };
+static const char *const dist_names[] = {"uniform", "equal", "16-distinct", "sorted", "reversed",
+                                         "special"};
+static const clprim_type key_types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT32, CLPRIM_TYPE_FLOAT,
+                                        CLPRIM_TYPE_UINT64, CLPRIM_TYPE_INT64, CLPRIM_TYPE_DOUBLE};
+static const size_t value_sizes[] = {0, 4, 8, 12, 1};
+
+static clprim_context *ctx;
+static clprim_device_info info;
+
+typedef struct scase {
+    clprim_sort_algorithm algorithm;
+    clprim_type key;
+    int descending, dist, in_place, scratch;
+    size_t value_size, n, in_off, out_off;
+    unsigned begin_bit, end_bit;
+    uint64_t seed;
+} scase;
+
+static void describe(const scase *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %s %s values=%zu %s n=%zu in_off=%zu out_off=%zu bits=[%u,%u)%s%s "
+             "seed=%llu", clprim_sort_algorithm_name(c->algorithm), clprim_type_name(c->key),
+             c->descending ? "descending" : "ascending", c->value_size, dist_names[c->dist], c->n,
+             c->in_off, c->out_off, c->begin_bit, c->end_bit, c->in_place ? " in-place" : "",
+             c->scratch ? " scratch" : "", (unsigned long long)c->seed);
+}
+
+/* Special floats: zeros of both signs, infinities, NaNs of both signs and
+ * payloads, denormals, and ordinary numbers; as float or double bits. */
+static uint64_t special(clprim_type t, uint64_t r)
+{
+    static const double picks[] = {0.0, -0.0, INFINITY, -INFINITY, 1.0, -1.0, 1e-310, -1e-310,
+                                   3.5, -2.25};
+    const unsigned k = (unsigned)(r % 14);
+    uint64_t bits = 0;
+    if (t == CLPRIM_TYPE_FLOAT) {
+        float f;
+        uint32_t u;
+        if (k >= 10) {
+            u = (k & 1 ? 0xff800000u : 0x7f800000u) | (uint32_t)(1 + (r >> 8) % 0x7fffff);
+            return u; /* NaNs, either sign, some payload */
+        }
+        f = k == 6 ? 1e-40f : k == 7 ? -1e-40f : (float)picks[k];
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    if (k >= 10)
+        return (k & 1 ? 0xfff0000000000000ull : 0x7ff0000000000000ull) |
+               (1 + (r >> 8) % 0xfffffffffffffull);
+    memcpy(&bits, &picks[k], 8);
+    return bits;
+}
+
+static void fill_keys(const scase *c, unsigned char *keys, size_t n, uint64_t *s)
+{
+    const size_t ks = clprim_type_size(c->key);
+    const uint64_t one = tu_rand(s), few_base = tu_rand(s);
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        uint64_t v = tu_rand(s);
+        switch (c->dist) {
+        case EQUAL: v = one; break;
+        case FEW: v = few_base + (v % 16) * 0x0101010101010101ull; break;
+        case SORTED: v = ks == 4 ? (uint64_t)(i * 7 + 3) : (uint64_t)i << 30; break;
+        case REVERSED: v = ks == 4 ? (uint64_t)((n - i) * 7) : (uint64_t)(n - i) << 30; break;
+        case SPECIAL:
+            if (c->key == CLPRIM_TYPE_FLOAT || c->key == CLPRIM_TYPE_DOUBLE)
+                v = special(c->key, v);
+            else
+                v = v % 3 == 0 ? 0 : v % 3 == 1 ? ~(uint64_t)0 : (uint64_t)1 << (ks * 8 - 1);
+            break;
+        default: break;
+        }
+        if (c->key == CLPRIM_TYPE_FLOAT && (c->dist == SORTED || c->dist == REVERSED)) {
+            const float f = (float)(c->dist == SORTED ? (double)i - 100.0 : 100.0 - (double)i);
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            v = u;
+        } else if (c->key == CLPRIM_TYPE_DOUBLE && (c->dist == SORTED || c->dist == REVERSED)) {
+            const double d = c->dist == SORTED ? (double)i - 100.0 : 100.0 - (double)i;
+            memcpy(&v, &d, 8);
+        }
+        memcpy(keys + i * ks, &v, ks);
+    }
+}
+
+/* Values: each holds its input index in its first bytes (stability shows),
+ * the rest random. */
+static void fill_values(size_t vs, unsigned char *values, size_t n, uint64_t *s)
+{
+    size_t i, k;
+    for (i = 0; i < n; ++i) {
+        for (k = 0; k < vs; ++k)
+            values[i * vs + k] = (unsigned char)tu_rand(s);
+        memcpy(values + i * vs, &i, vs < sizeof i ? vs : sizeof i);
+    }
+}
+
+/* The buffer's bytes outside [off, off + n) x elem must still be POISON. */
+static int margins_ok(const unsigned char *b, size_t total, size_t off, size_t n, size_t elem)
+{
+    size_t i;
+    for (i = 0; i < total * elem; ++i)
+        if ((i < off * elem || i >= (off + n) * elem) && b[i] != POISON)
+            return 0;
+    return 1;
+}
+
+static cl_mem make_buffer(size_t bytes, const void *src)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                              bytes ? bytes : 1, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    if (bytes && src)
+        assert_int_equal(clEnqueueWriteBuffer(clprim_context_queue(ctx), m, CL_TRUE, 0, bytes,
+                                              src, 0, NULL, NULL), CL_SUCCESS);
+    return m;
+}
+
+static void read_buffer(cl_mem m, size_t bytes, void *dst)
+{
+    if (bytes)
+        assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(ctx), m, CL_TRUE, 0, bytes, dst,
+                                             0, NULL, NULL), CL_SUCCESS);
+}
+
+/* One case: 0 when right, else prints it and returns 1. */
+static int run_case(const scase *c)
+{
+    const size_t ks = clprim_type_size(c->key), vs = c->value_size, n = c->n;
+    const size_t out_off = c->in_place ? c->in_off : c->out_off;
+    const size_t in_total = c->in_off + n + MARGIN, out_total = out_off + n + MARGIN;
+    unsigned char *keys = malloc(n * ks + 1), *values = malloc(n * vs + 1);
+    unsigned char *kin = malloc(in_total * ks), *vin = malloc(in_total * vs + 1);
+    unsigned char *kgot = malloc(out_total * ks), *vgot = malloc(out_total * vs + 1);
+    size_t *perm = malloc((n + 1) * sizeof *perm), bad;
+    uint64_t s = c->seed;
+    cl_mem bki, bko, bvi = NULL, bvo = NULL, scratch = NULL;
+    clprim_sort_desc d;
+    clprim_status st;
+    char what[256];
+    int failed = 0;
+
+    fill_keys(c, keys, n, &s);
+    fill_values(vs, values, n, &s);
+    memset(kin, POISON, in_total * ks);
+    memset(vin, POISON, in_total * vs + 1);
+    memcpy(kin + c->in_off * ks, keys, n * ks);
+    memcpy(vin + c->in_off * vs, values, n * vs);
+    memset(kgot, POISON, out_total * ks);
+    memset(vgot, POISON, out_total * vs + 1);
+    bki = make_buffer(in_total * ks, kin);
+    bko = c->in_place ? bki : make_buffer(out_total * ks, kgot);
+    if (vs) {
+        bvi = make_buffer(in_total * vs, vin);
+        bvo = c->in_place ? bvi : make_buffer(out_total * vs, vgot);
+    }
+    memset(&d, 0, sizeof d);
+    d.key_type = c->key;
+    d.value_size = vs;
+    d.descending = c->descending;
+    d.begin_bit = c->begin_bit;
+    d.end_bit = c->end_bit;
+    d.algorithm = c->algorithm;
+    if (c->scratch) {
+        size_t bytes = 0;
+        assert_int_equal(clprim_sort_scratch_size(ctx, &d, n, &bytes), CLPRIM_SUCCESS);
+        scratch = make_buffer(bytes, NULL);
+        d.scratch = scratch;
+        d.scratch_size = bytes;
+    }
+    st = clprim_sort(ctx, NULL, &d, bki, c->in_off, bko, out_off, bvi, c->in_off, bvo, out_off, n,
+                     0, NULL, NULL);
+    describe(c, what, sizeof what);
+    if (st != CLPRIM_SUCCESS) {
+        char why[4096];
+        clprim_context_last_error(ctx, why, sizeof why);
+        fprintf(stderr, "FAILED %s: %s (%s)\n", what, clprim_status_string(st), why);
+        failed = 1;
+        goto done;
+    }
+    read_buffer(bko, out_total * ks, kgot);
+    if (vs)
+        read_buffer(bvo, out_total * vs, vgot);
+    clprim_ref_sort(c->key, c->descending, c->begin_bit,
+                    c->begin_bit == 0 && c->end_bit == 0 ? (unsigned)ks * 8 : c->end_bit, keys, n,
+                    perm);
+    bad = clprim_ref_permuted_check(keys, perm, ks, kgot + out_off * ks, n);
+    if (bad == n && vs)
+        bad = clprim_ref_permuted_check(values, perm, vs, vgot + out_off * vs, n);
+    if (bad != n) {
+        fprintf(stderr, "FAILED %s: output %zu differs (key or value of input %zu expected)\n",
+                what, bad, perm[bad]);
+        failed = 1;
+    } else if (!margins_ok(kgot, out_total, out_off, n, ks) ||
+               (vs && !margins_ok(vgot, out_total, out_off, n, vs))) {
+        fprintf(stderr, "FAILED %s: written outside the output\n", what);
+        failed = 1;
+    }
+done:
+    if (bko != bki)
+        clReleaseMemObject(bko);
+    clReleaseMemObject(bki);
+    if (bvo && bvo != bvi)
+        clReleaseMemObject(bvo);
+    if (bvi)
+        clReleaseMemObject(bvi);
+    if (scratch)
+        clReleaseMemObject(scratch);
+    free(keys);
+    free(values);
+    free(kin);
+    free(vin);
+    free(kgot);
+    free(vgot);
+    free(perm);
+    return failed;
+}
+
+/* Sizes around the tile (the CPU rows' tiles: 256 keys; the GPUs' up to
+ * 4096), powers of two, and random ones. */
+static size_t edge_size(uint64_t *s)
+{
+    static const size_t sizes[] = {1, 2, 31, 33, 255, 256, 257, 511, 1023, 1025, 4095, 4096,
+                                   4097, 8191, 65537};
+    const uint64_t r = tu_rand(s);
+    return r % 4 == 0 ? (size_t)(tu_rand(s) % 100000) + 1 : sizes[r % (sizeof sizes / sizeof *sizes)];
+}
+
+/* Every key type x direction x value size, with one edge size and one
+ * distribution each, for one algorithm; then larger sizes. */
+static int run_algorithm(clprim_sort_algorithm a, size_t large)
+{
+    uint64_t s = tu_seed() ^ (0x5047u + (uint64_t)a * 7919u);
+    int failures = 0;
+    size_t t, v, dir;
+    for (t = 0; t < sizeof key_types / sizeof *key_types; ++t)
+        for (dir = 0; dir < 2; ++dir)
+            for (v = 0; v < sizeof value_sizes / sizeof *value_sizes; ++v) {
+                scase c;
+                memset(&c, 0, sizeof c);
+                c.algorithm = a;
+                c.key = key_types[t];
+                c.descending = (int)dir;
+                c.value_size = value_sizes[v];
+                c.dist = (int)(tu_rand(&s) % DISTRIBUTIONS);
+                c.n = edge_size(&s);
+                c.in_off = tu_rand(&s) % 3 ? 0 : (size_t)(tu_rand(&s) % 37);
+                c.out_off = tu_rand(&s) % 3 ? 0 : (size_t)(tu_rand(&s) % 37);
+                c.in_place = tu_rand(&s) % 5 == 0;
+                c.seed = tu_rand(&s);
+                failures += run_case(&c);
+            }
+    for (t = 0; t < sizeof key_types / sizeof *key_types; ++t) {
+        scase c;
+        memset(&c, 0, sizeof c);
+        c.algorithm = a;
+        c.key = key_types[t];
+        c.descending = (int)(tu_rand(&s) % 2);
+        c.value_size = value_sizes[tu_rand(&s) % 3];
+        c.dist = t % 2 ? UNIFORM : (int)(tu_rand(&s) % DISTRIBUTIONS);
+        c.n = large / 2 + (size_t)(tu_rand(&s) % (large / 2));
+        c.seed = tu_rand(&s);
+        failures += run_case(&c);
+    }
+    return failures;
+}
+
+static void test_onesweep(void **state)
+{
+    (void)state;
+    if (!info.has_single_pass)
+        skip();
+    if (run_algorithm(CLPRIM_SORT_ONESWEEP, (size_t)1 << 21))
+        fail();
+}
+
+static void test_split_lsb(void **state)
+{
+    (void)state;
+    if (run_algorithm(CLPRIM_SORT_SPLIT_LSB, (size_t)1 << 17))
+        fail();
+}
+
+static void test_tile_bitonic(void **state)
+{
+    (void)state;
+    if (run_algorithm(CLPRIM_SORT_TILE_BITONIC, (size_t)1 << 18))
+        fail();
+}
+
+/* AUTO, the empty sort, bit ranges, every distribution, the caller's
+ * scratch, n = 0. */
+static void test_options(void **state)
+{
+    uint64_t s = tu_seed() ^ 0x0b715u;
+    int failures = 0, dist, a;
+    unsigned k;
+    (void)state;
+    for (a = 0; a < CLPRIM_SORT_ALGORITHM_COUNT_; ++a) {
+        scase c;
+        if (a == CLPRIM_SORT_ONESWEEP && !info.has_single_pass)
+            continue;
+        for (dist = 0; dist < DISTRIBUTIONS; ++dist) {
+            memset(&c, 0, sizeof c);
+            c.algorithm = (clprim_sort_algorithm)a;
+            c.key = key_types[tu_rand(&s) % 6];
+            c.value_size = 4;
+            c.dist = dist;
+            c.descending = dist % 2;
+            c.n = 3000 + (size_t)(tu_rand(&s) % 20000);
+            c.seed = tu_rand(&s);
+            failures += run_case(&c);
+        }
+        for (k = 0; k < 6; ++k) { /* bit ranges, of integer keys */
+            memset(&c, 0, sizeof c);
+            c.algorithm = (clprim_sort_algorithm)a;
+            c.key = k % 2 ? CLPRIM_TYPE_UINT64 : k % 3 ? CLPRIM_TYPE_INT32 : CLPRIM_TYPE_UINT32;
+            c.value_size = 8;
+            c.descending = k == 3;
+            c.begin_bit = (unsigned)(tu_rand(&s) % 13);
+            c.end_bit = c.begin_bit + (k == 0 ? 0 : 1 + (unsigned)(tu_rand(&s) % 19));
+            c.n = k == 5 ? 100 : 5000 + (size_t)(tu_rand(&s) % 9000);
+            c.seed = tu_rand(&s);
+            if (c.begin_bit == 0 && c.end_bit == 0)
+                c.end_bit = 0; /* the whole key */
+            failures += run_case(&c);
+        }
+        memset(&c, 0, sizeof c); /* the caller's scratch, in place too */
+        c.algorithm = (clprim_sort_algorithm)a;
+        c.key = CLPRIM_TYPE_UINT32;
+        c.value_size = 12;
+        c.scratch = 1;
+        c.n = 40000;
+        c.seed = tu_rand(&s);
+        failures += run_case(&c);
+        c.in_place = 1;
+        c.in_off = 3;
+        c.key = CLPRIM_TYPE_DOUBLE;
+        c.seed = tu_rand(&s);
+        failures += run_case(&c);
+        c.n = 0;
+        failures += run_case(&c);
+    }
+    if (failures)
+        fail_msg("%d failing cases", failures);
+}
+
+/* split by one bit against the seeds' formulas. */
+static void test_split(void **state)
+{
+    uint64_t s = tu_seed() ^ 0x5b17u;
+    int failures = 0, i;
+    (void)state;
+    for (i = 0; i < 16; ++i) {
+        const clprim_type type = key_types[i % 6];
+        const size_t ks = clprim_type_size(type), vs = i % 3 == 0 ? 0 : 4;
+        const size_t n = i == 0 ? 0 : i < 4 ? (size_t)i : (size_t)(tu_rand(&s) % 70000) + 1;
+        const unsigned bit = (unsigned)(tu_rand(&s) % (ks * 8));
+        unsigned char *keys = malloc(n * ks + 1), *got = malloc(n * ks + 1);
+        unsigned char *want = malloc(n * ks + 1);
+        uint32_t *values = malloc(n * 4 + 4), *vgot = malloc(n * 4 + 4), *vwant = malloc(n * 4 + 4);
+        cl_ulong count = 0xdeadbeef, falses = 0, *f = malloc((n + 1) * sizeof *f);
+        clprim_sort_desc d;
+        cl_mem bk, bo, bv = NULL, bvo = NULL, bc;
+        size_t j;
+        scase c;
+        memset(&c, 0, sizeof c);
+        c.key = type;
+        fill_keys(&c, keys, n, &s);
+        for (j = 0; j < n; ++j)
+            values[j] = (uint32_t)j;
+        /* e = !bit of the ordered key (descending: inverted), f = exclusive
+         * scan of e, d = bit ? i - f + totalFalses : f */
+        for (j = 0; j < n; ++j) {
+            uint64_t k = 0;
+            memcpy(&k, keys + j * ks, ks);
+            if (type == CLPRIM_TYPE_INT32 || type == CLPRIM_TYPE_INT64)
+                k ^= (uint64_t)1 << (ks * 8 - 1);
+            if (type == CLPRIM_TYPE_FLOAT || type == CLPRIM_TYPE_DOUBLE) {
+                const uint64_t sign = (uint64_t)1 << (ks * 8 - 1);
+                const uint64_t all = ks == 8 ? ~(uint64_t)0 : 0xffffffffull;
+                const uint64_t exp = ks == 8 ? 0x7ff0000000000000ull : 0x7f800000ull;
+                k = (k & ~sign) > exp ? all : (k & sign) ? (~k & all) : (k | sign);
+            }
+            f[j] = falses;
+            falses += !((k >> bit) & 1);
+        }
+        for (j = 0; j < n; ++j) {
+            const cl_ulong dest = (j + 1 < n ? f[j + 1] : falses) - f[j] ? f[j] : j - f[j] + falses;
+            memcpy(want + dest * ks, keys + j * ks, ks);
+            vwant[dest] = values[j];
+        }
+        bk = make_buffer(n * ks, keys);
+        bo = make_buffer(n * ks, NULL);
+        bc = make_buffer(8, &count);
+        if (vs) {
+            bv = make_buffer(n * 4, values);
+            bvo = make_buffer(n * 4, NULL);
+        }
+        memset(&d, 0, sizeof d);
+        d.key_type = type;
+        d.value_size = vs;
+        if (clprim_split(ctx, NULL, &d, bit, bk, 0, bo, 0, bv, 0, bvo, 0, n, bc, 0, 0, NULL,
+                         NULL) != CLPRIM_SUCCESS) {
+            fprintf(stderr, "FAILED split %s n=%zu bit=%u\n", clprim_type_name(type), n, bit);
+            ++failures;
+        } else {
+            read_buffer(bo, n * ks, got);
+            read_buffer(bc, 8, &count);
+            if (vs)
+                read_buffer(bvo, n * 4, vgot);
+            if (count != falses || memcmp(got, want, n * ks) != 0 ||
+                (vs && memcmp(vgot, vwant, n * 4) != 0)) {
+                fprintf(stderr, "FAILED split %s n=%zu bit=%u: count %llu (want %llu)\n",
+                        clprim_type_name(type), n, bit, (unsigned long long)count,
+                        (unsigned long long)falses);
+                ++failures;
+            }
+        }
+        clReleaseMemObject(bk);
+        clReleaseMemObject(bo);
+        clReleaseMemObject(bc);
+        if (bv) {
+            clReleaseMemObject(bv);
+            clReleaseMemObject(bvo);
+        }
+        free(keys);
+        free(got);
+        free(want);
+        free(values);
+        free(vgot);
+        free(vwant);
+        free(f);
+    }
+    if (failures)
+        fail_msg("%d failing cases", failures);
+}
+
+/* The host helper sorts in place. */
+static void test_host(void **state)
+{
+    uint64_t s = tu_seed() ^ 0x4057u;
+    const size_t n = 12345;
+    float *keys = malloc(n * sizeof *keys), *want = malloc(n * sizeof *want);
+    uint32_t *values = malloc(n * 4);
+    size_t *perm = malloc(n * sizeof *perm), i;
+    clprim_sort_desc d;
+    (void)state;
+    for (i = 0; i < n; ++i) {
+        keys[i] = (float)((double)(tu_rand(&s) % 2000001) / 1000.0 - 1000.0);
+        values[i] = (uint32_t)i;
+    }
+    clprim_ref_sort(CLPRIM_TYPE_FLOAT, 1, 0, 32, keys, n, perm);
+    for (i = 0; i < n; ++i)
+        want[i] = keys[perm[i]];
+    memset(&d, 0, sizeof d);
+    d.key_type = CLPRIM_TYPE_FLOAT;
+    d.value_size = 4;
+    d.descending = 1;
+    assert_int_equal(clprim_sort_host(ctx, &d, keys, values, n), CLPRIM_SUCCESS);
+    assert_memory_equal(keys, want, n * sizeof *keys);
+    for (i = 0; i < n; ++i)
+        assert_int_equal(values[i], perm[i]);
+    free(keys);
+    free(want);
+    free(values);
+    free(perm);
+}
+
+static void test_refused(void **state)
+{
+    clprim_sort_desc d;
+    cl_mem a = make_buffer(4096, NULL), b = make_buffer(4096, NULL);
+    size_t bytes = 0;
+    int bad = 0;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.key_type = (clprim_type)77;
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, b, 0, NULL, 0, NULL, 0, 10, 0, NULL,
+                                       NULL), CLPRIM_UNKNOWN_TYPE, "key_type");
+    d.key_type = CLPRIM_TYPE_UINT32;
+    d.end_bit = 33;
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, b, 0, NULL, 0, NULL, 0, 10, 0, NULL,
+                                       NULL), CLPRIM_INVALID_ARGUMENT, "range");
+    d.begin_bit = 9;
+    d.end_bit = 4;
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, b, 0, NULL, 0, NULL, 0, 10, 0, NULL,
+                                       NULL), CLPRIM_INVALID_ARGUMENT, "range");
+    d.begin_bit = d.end_bit = 0;
+    d.value_size = 65;
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, b, 0, a, 0, b, 0, 10, 0, NULL, NULL),
+                      CLPRIM_INVALID_ARGUMENT, "value_size");
+    d.value_size = 4;
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, b, 0, NULL, 0, NULL, 0, 10, 0, NULL,
+                                       NULL), CLPRIM_INVALID_ARGUMENT, "values");
+    d.value_size = 0;
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, b, 0, NULL, 0, NULL, 0, 2000, 0, NULL,
+                                       NULL), CLPRIM_OUT_OF_BOUNDS, "");
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, a, 5, NULL, 0, NULL, 0, 100, 0, NULL,
+                                       NULL), CLPRIM_INVALID_ARGUMENT, "overlap");
+    d.algorithm = (clprim_sort_algorithm)9;
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, b, 0, NULL, 0, NULL, 0, 10, 0, NULL,
+                                       NULL), CLPRIM_UNKNOWN_ALGORITHM, "algorithm");
+    d.algorithm = CLPRIM_SORT_AUTO;
+    assert_int_equal(clprim_sort_scratch_size(ctx, &d, 100000, &bytes), CLPRIM_SUCCESS);
+    d.scratch = b;
+    d.scratch_size = 4096;
+    if (bytes > 4096)
+        bad |= tu_refused(ctx, clprim_sort(ctx, NULL, &d, a, 0, a, 0, NULL, 0, NULL, 0, 1000, 0,
+                                           NULL, NULL), CLPRIM_INVALID_ARGUMENT, "scratch");
+    d.scratch = NULL;
+    d.scratch_size = 0;
+    bad |= tu_refused(ctx, clprim_split(ctx, NULL, &d, 32, a, 0, b, 0, NULL, 0, NULL, 0, 10, NULL,
+                                        0, 0, NULL, NULL), CLPRIM_INVALID_ARGUMENT, "bit");
+    bad |= tu_refused(ctx, clprim_split(ctx, NULL, &d, 3, a, 0, a, 0, NULL, 0, NULL, 0, 10, NULL,
+                                        0, 0, NULL, NULL), CLPRIM_INVALID_ARGUMENT, "overlap");
+    bad |= tu_refused(ctx, clprim_sort(ctx, NULL, NULL, a, 0, b, 0, NULL, 0, NULL, 0, 10, 0, NULL,
+                                       NULL), CLPRIM_INVALID_ARGUMENT, "desc");
+    assert_int_equal(clprim_sort(NULL, NULL, &d, a, 0, b, 0, NULL, 0, NULL, 0, 10, 0, NULL, NULL),
+                     CLPRIM_INVALID_ARGUMENT);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    if (bad)
+        fail();
+}
+
+/* The one-sweep passes with a spin bound of one poll: nearly every
+ * look-back takes the fallback (each predecessor's digit count from its
+ * keys). */
+static void test_fallback(void **state)
+{
+    clprim_context *saved = ctx;
+    uint64_t s = tu_seed() ^ 0xfa11u;
+    int failures = 0, i;
+    (void)state;
+    if (!info.has_single_pass)
+        skip();
+    setenv("CLPRIM_LOOKBACK_SPINS", "1", 1);
+    ctx = tu_context(); /* programs built with the new bound */
+    for (i = 0; i < 4; ++i) {
+        scase c;
+        memset(&c, 0, sizeof c);
+        c.algorithm = CLPRIM_SORT_ONESWEEP;
+        c.key = i < 2 ? CLPRIM_TYPE_UINT32 : CLPRIM_TYPE_INT64;
+        c.value_size = i % 2 ? 4 : 0;
+        c.dist = i == 3 ? FEW : UNIFORM;
+        c.n = 20000 + (size_t)(tu_rand(&s) % 100000);
+        c.seed = tu_rand(&s);
+        failures += run_case(&c);
+    }
+    clprim_context_release(ctx);
+    ctx = saved;
+    unsetenv("CLPRIM_LOOKBACK_SPINS");
+    if (failures)
+        fail_msg("%d failing cases", failures);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_onesweep), cmocka_unit_test(test_split_lsb),
+        cmocka_unit_test(test_tile_bitonic), cmocka_unit_test(test_options),
+        cmocka_unit_test(test_split),    cmocka_unit_test(test_host),
+        cmocka_unit_test(test_refused),  cmocka_unit_test(test_fallback),
+    };
+    int rc;
+    ctx = tu_context();
+    clprim_context_device_info(ctx, &info);
+    rc = cmocka_run_group_tests(tests, NULL, NULL);
+    clprim_context_release(ctx);
+    return rc;
+}
