@@ -22,6 +22,12 @@
 #ifndef VALUE_SIZE
 #define VALUE_SIZE 4
 #endif
+#ifndef SORT_SOURCES
+#define SORT_SOURCES 1
+#endif
+#if !SORT_SOURCES && (VALUE_SIZE > 0 || !SORT_MATCH)
+#error "clprim: values and the split ranking need the sources (SORT_SOURCES 1)"
+#endif
 #if SORT_WIDE
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #endif
@@ -132,7 +138,11 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
                           ulong state_off, uint generation)
 {
     local T lkeys[TILE];
+#if SORT_SOURCES
     local ushort lsrc[TILE];
+#else
+    local ushort *lsrc = 0; /* keys alone: no sources */
+#endif
     local uint count[SORT_RADIX], start[SORT_RADIX];
     local POS_T off[SORT_RADIX];
     local T scratch[CLPRIM_WG_SCAN_SCRATCH];
@@ -146,7 +156,6 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
     const ulong tiles = (n + TILE - 1) / TILE;
     const clprim_tiles s = clprim_tiles_at(state + state_off, 0);
     T key[ITEMS];
-    ushort src[ITEMS];
 
     kin += kin_off;
     kout += kout_off;
@@ -157,24 +166,30 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
     const uint valid = (uint)min((ulong)TILE, n - base);
     for (uint k = 0; k < ITEMS; ++k) {
         const uint slot = sort_slot(k);
-        src[k] = (ushort)slot;
         if (slot < valid)
             key[k] = kin[base + slot];
     }
-    sort_rank(key, src, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist, scratch);
-
-    /* each digit's place: tile 0 knows it from the histogram; the others
-     * publish their count and look back over their predecessors' */
+    ushort rank[ITEMS];
+    sort_rank_count(key, rank, valid, kmode, shift, mask, count, whist);
+    /* the tile's counts out before it places its keys, so that the tiles
+     * after it find them sooner; tile 0 knows its place from the histogram */
     for (uint d = lid; d < SORT_RADIX; d += WG_SIZE) {
         clprim_tiles sd = s;
-        const POS_T mine = count[d];
+        sd.words += d * LB_WORDS;
+        clprim_tile_publish(sd, t, generation, t > 0 ? TILE_AGGREGATE : TILE_PREFIX,
+                            count[d] + (t > 0 ? 0 : hist[d]));
+    }
+    sort_rank_place(key, 0, 1, rank, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist,
+                    scratch);
+    /* each digit's place: the others look back over their predecessors' */
+    for (uint d = lid; d < SORT_RADIX; d += WG_SIZE) {
+        clprim_tiles sd = s;
         POS_T before = hist[d];
         sd.words += d * LB_WORDS;
         if (t > 0) {
-            clprim_tile_publish(sd, t, generation, TILE_AGGREGATE, mine);
             before = clprim_lookback(sd, t, generation, before, 1, kin, n, kmode, shift, mask, d);
+            clprim_tile_publish(sd, t, generation, TILE_PREFIX, before + count[d]);
         }
-        clprim_tile_publish(sd, t, generation, TILE_PREFIX, before + mine);
         off[d] = before - start[d];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -211,7 +226,11 @@ SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong 
                       global sort_pair *pairs)
 {
     local T lkeys[TILE];
+#if SORT_SOURCES
     local ushort lsrc[TILE];
+#else
+    local ushort *lsrc = 0; /* keys alone: no sources */
+#endif
     local uint count[SORT_RADIX], start[SORT_RADIX];
     local T scratch[CLPRIM_WG_SCAN_SCRATCH];
 #if SORT_MATCH
@@ -232,12 +251,13 @@ SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong 
     }
     for (uint shift = begin_bit; shift < end_bit; shift += SORT_RADIX_BITS) {
         const uint mask = (1u << min((uint)SORT_RADIX_BITS, end_bit - shift)) - 1u;
-        sort_rank(key, src, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist, scratch);
+        sort_rank(key, src, 0, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist,
+                  scratch);
         for (uint k = 0; k < ITEMS; ++k) {
             const uint slot = sort_slot(k);
             if (slot < valid) {
                 key[k] = lkeys[slot];
-                src[k] = lsrc[slot];
+                src[k] = SORT_SOURCES ? lsrc[slot] : (ushort)slot;
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -11,7 +11,9 @@
  * work-item of a tile), SORT_WIDE (1: positions and counts are 64-bit, for
  * n of 2^32 and more), SORT_MATCH (1: NVIDIA's match.any ranks a warp's
  * keys; 0: each tile is ranked by 1-bit splits in local memory),
- * LOOKBACK_SPINS.
+ * SORT_SOURCES (1: tiles keep each key's source position, for values and
+ * TILE_BITONIC's pairs; the splits always do), LOOKBACK_SPINS, SORT_POLL_NS
+ * (NVIDIA: a pause between look-back polls), BITONIC_TILE.
  *
  * Kernel arguments (cl_mem, 64-bit offsets and counts, 32-bit the rest):
  *   sort_histogram   keys, keys_off, n, kmode, begin_bit, end_bit, hist
@@ -56,11 +58,12 @@
 #define SORT_MAX_TILE 65536
 
 /* Local memory of sort_onesweep and sort_tile in bytes, for keys of
- * key_size bytes: the tile's keys and source indices, per-warp digit counts
- * (match ranking), per-digit counts, starts and offsets, the scan scratch. */
-#define SORT_LOCAL_BYTES(wg, items, key_size, match)                             \
-    ((wg) * (items) * ((key_size) + 2) + ((match) ? (wg) / 32 * SORT_RADIX * 4 : 0) + \
-     SORT_RADIX * 16 + (wg) * 8 + 64)
+ * key_size bytes: the tile's keys and (with sources) their source
+ * indices, per-warp digit counts (match ranking), per-digit counts, starts
+ * and offsets, the scan scratch. */
+#define SORT_LOCAL_BYTES(wg, items, key_size, match, sources)                     \
+    ((wg) * (items) * ((key_size) + ((sources) ? 2 : 0)) +                        \
+     ((match) ? (wg) / 32 * SORT_RADIX * 4 : 0) + SORT_RADIX * 16 + (wg) * 8 + 64)
 
 /* Local memory of the bitonic kernels: a tile of (key, index) pairs of
  * pair_size bytes. */

@@ -516,6 +516,9 @@ typedef struct clprim__sort_tuning {
     unsigned bitonic_tile;   /* pairs per tile of TILE_BITONIC's local steps */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
     unsigned match;          /* 1: warps rank keys with match.any (NVIDIA sm_70+) */
+    unsigned max_regs;       /* NVIDIA: registers per work-item sort_onesweep is bounded
+                                to (build.c), 0: the compiler's choice */
+    unsigned poll_ns;        /* NVIDIA: nanoseconds between polls of a look-back (0: none) */
     const char *source;
 } clprim__sort_tuning;
 

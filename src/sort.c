@@ -143,16 +143,26 @@ static size_t scratch_bytes(const sort_memory *m, size_t value_size)
     return m->keys + m->values + m->hist + m->state + 4 * slack;
 }
 
+/* The shape of one sort on this device. */
+typedef struct sort_plan {
+    clprim_sort_algorithm algo;
+    clprim__sort_tuning t;
+    unsigned items, btile;
+    int match, sources;
+} sort_plan;
+
 /* The program: keys of f, values of value_size bytes, the tile. */
 static clprim_status get_program(clprim__launch *l, const key_form *f, size_t value_size,
-                                 unsigned items, unsigned bitonic_tile, int match, unsigned spins,
-                                 unsigned wg, clprim__program **prog)
+                                 const sort_plan *p, clprim__program **prog)
 {
-    clprim__program_spec spec = {program_files, l->elem.defines, NULL, wg, NULL, 0};
+    clprim__program_spec spec = {program_files, l->elem.defines, NULL, p->t.wg_size,
+                                 p->t.max_regs ? "sort_onesweep" : NULL, p->t.max_regs};
     char *params = clprim__format("#define VALUE_SIZE %zu\n#define ITEMS %u\n#define SORT_WIDE %d\n"
                                   "#define SORT_MATCH %d\n#define LOOKBACK_SPINS %u\n"
-                                  "#define BITONIC_TILE %u\n",
-                                  value_size, items, f->wide, match, spins, bitonic_tile);
+                                  "#define BITONIC_TILE %u\n#define SORT_POLL_NS %u\n"
+                                  "#define SORT_SOURCES %d\n",
+                                  value_size, p->items, f->wide, p->match, p->t.lookback_spins,
+                                  p->btile, p->t.poll_ns, p->sources);
     clprim_status st;
     if (!params)
         return clprim__fail(l->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -353,14 +363,6 @@ static clprim_status tile_bitonic(clprim__launch *l, clprim__program *prog, cons
     return st;
 }
 
-/* The shape of one sort on this device. */
-typedef struct sort_plan {
-    clprim_sort_algorithm algo;
-    clprim__sort_tuning t;
-    unsigned items, btile;
-    int match;
-} sort_plan;
-
 static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, const key_form *f)
 {
     const size_t budget =
@@ -372,11 +374,12 @@ static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, c
         p.algo = ctx->info.has_single_pass ? CLPRIM_SORT_ONESWEEP : CLPRIM_SORT_SPLIT_LSB;
     p.t = clprim__sort_tuning_for(&ctx->info, f->size);
     p.match = p.t.match && has_match(ctx) && p.t.wg_size % 32 == 0;
+    p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC;
     /* the tile fits local memory and 16-bit positions; bitonic merges need
      * whole powers of two */
     p.items = p.t.items;
     while (p.items > 1 &&
-           (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match) > budget ||
+           (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match, p.sources) > budget ||
             (size_t)p.t.wg_size * p.items > SORT_MAX_TILE ||
             (p.algo == CLPRIM_SORT_TILE_BITONIC && (p.items & (p.items - 1)))))
         --p.items;
@@ -436,7 +439,7 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
                             "the one-sweep sort needs cl_khr_int64_base_atomics, which %s lacks",
                             ctx->info.device_name);
-    st = get_program(l, &f, vs, p.items, p.btile, p.match, p.t.lookback_spins, p.t.wg_size, &prog);
+    st = get_program(l, &f, vs, &p, &prog);
     if (st != CLPRIM_SUCCESS)
         return st;
     wg = clprim__program_wg_size(prog);

@@ -12,14 +12,22 @@ struct clprim__sort_row {
 
 static const struct clprim__sort_row rows[] = {
     /* NVIDIA: 256 work-items, warps ranked with match.any (sm_70 and later;
-     * sort.c asks the device). First guess, to be measured on the H100. */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 8, 4, 1024, 4096, 1, "NVIDIA GPU, 64-bit keys (first guess)"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 16, 4, 1024, 4096, 1, "NVIDIA GPU (first guess)"}},
+     * sort.c asks the device). H100, uint32 keys at 2^28, ms per sort
+     * (2026-11-24, bench/2026-11-24-h100/sort/): 8 / 12 / 16 / 24 / 32 keys
+     * per work-item 17.0 / 13.7 / 13.0 / 12.1 / 12.1; the histogram's grid
+     * at 1 / 4 / 8 / 16 work-groups per compute unit (one pass): 6.7 / 4.0
+     * / 3.6 / 3.6; a register bound of 64 to 128 changed nothing; a pause
+     * of 20 to 500 ns between look-back polls 13.0 -> 12.5-12.6; reading 2,
+     * 4, 8 or 16 predecessors per round of the walk: slower (15.4, 16.7,
+     * 19.4, 24.6). 64-bit keys: 12 (the local memory of 24 at 8 bytes
+     * would not fit), unmeasured. */
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 12, 8, 1024, 4096, 1, 0, 50, "NVIDIA GPU, 64-bit keys"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 24, 8, 1024, 4096, 1, 0, 50, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 1-bit splits in local memory. Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4, 1024, 4096, 0, "AMD GPU (unmeasured guess)"}},
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4, 1024, 4096, 0, 0, 0, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small tiles keep the tile-edge tests small */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 4, 2, 256, 4096, 0, "CPU (PoCL; unmeasured guess)"}},
-    {{0, NULL, 0, 0}, {128, 8, 4, 1024, 4096, 0, "default (unmeasured guess)"}},
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 4, 2, 256, 4096, 0, 0, 0, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, 0, 0}, {128, 8, 4, 1024, 4096, 0, 0, 0, "default (unmeasured guess)"}},
 };
 
 clprim__sort_tuning clprim__sort_tuning_for(const clprim_device_info *d, size_t key_size)
@@ -40,6 +48,8 @@ clprim__sort_tuning clprim__sort_tuning_for(const clprim_device_info *d, size_t 
         t.hist_groups_per_cu = 1;
     t.bitonic_tile = clprim__tuning_knob("CLPRIM_SORT_BITONIC_TILE", t.bitonic_tile);
     t.match = clprim__tuning_knob("CLPRIM_SORT_MATCH", t.match);
+    t.max_regs = clprim__tuning_knob("CLPRIM_SORT_MAX_REGS", t.max_regs);
+    t.poll_ns = clprim__tuning_knob("CLPRIM_SORT_POLL_NS", t.poll_ns);
     t.lookback_spins = clprim__tuning_knob("CLPRIM_LOOKBACK_SPINS", t.lookback_spins);
     if (t.lookback_spins < 1)
         t.lookback_spins = 1;

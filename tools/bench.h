@@ -52,4 +52,10 @@ int clprim_bench_segment(bench *b, const char *form, size_t len, const size_t *s
 int clprim_bench_sat(bench *b, const char *kind, const size_t *sides, size_t count,
                      const char *csv_path, int progress);
 
+/* clprim-bench --sort DIST (bench_sort.c): radix sort of keys of `type`
+ * with values of value_size bytes (0, 4 or 8), DIST uniform, few or sorted. */
+int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value_size,
+                      const size_t *sizes, size_t count, const char *algos, const char *csv_path,
+                      int progress);
+
 #endif

@@ -256,6 +256,10 @@ static const char usage[] =
     "  --sat KIND                 time summed-area tables instead: int32, float, uint8\n"
     "                             (uint8 pixels into uint32), or box (9 x 9 means)\n"
     "  --sat-sides A,B,...        the square images' sides (default 1024,4096,16384)\n"
+    "  --sort DIST                time radix sort of --type keys instead: uniform, few\n"
+    "                             (16 distinct keys) or sorted (algorithms onesweep,\n"
+    "                             split-lsb, tile-bitonic)\n"
+    "  --values B                 sort: values of B bytes (0, 4 or 8; default 0)\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -296,7 +300,8 @@ int main(int argc, char **argv)
     unsigned char *host_in, *want, *got;
     uint64_t seed = 0x243F6A8885A308D3ull;
     const int progress = isatty(fileno(stderr));
-    const char *compact = NULL, *segmented = NULL, *sat = NULL;
+    const char *compact = NULL, *segmented = NULL, *sat = NULL, *sort = NULL;
+    size_t sort_values = 0;
     size_t sat_sides[16] = {1024, 4096, 16384}, sat_count = 3;
     size_t segment_length = 1000;
     int kept = 50, rc = 0;
@@ -341,6 +346,13 @@ int main(int argc, char **argv)
                 segmented = v;
             else
                 segment_length = (size_t)strtoull(v, NULL, 10);
+        } else if (!strcmp(opt, "--sort") || !strcmp(opt, "--values")) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 2;
+            if (!strcmp(opt, "--sort"))
+                sort = v;
+            else
+                sort_values = (size_t)strtoull(v, NULL, 10);
         } else if (!strcmp(opt, "--compact") || !strcmp(opt, "--kept")) {
             if (!(v = option_value(argc, argv, &i)))
                 return 2;
@@ -378,7 +390,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim-bench: --kept takes 0 to 100\n");
         return 2;
     }
-    if (strcmp(algos, "all") && !compact && !segmented && !sat) { /* every name asked for must exist */
+    if (strcmp(algos, "all") && !compact && !segmented && !sat && !sort) { /* every name asked for must exist */
         char list[512], *name, *rest;
         snprintf(list, sizeof list, "%s", algos);
         for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
@@ -457,6 +469,11 @@ int main(int argc, char **argv)
     }
     if (segmented) {
         rc = clprim_bench_segment(&b, segmented, segment_length, sizes, count, csv_path, progress);
+        goto done;
+    }
+    if (sort) {
+        rc = clprim_bench_sort(&b, sort, type, sort_values, sizes, count, algos, csv_path,
+                               progress);
         goto done;
     }
     if (compact) {

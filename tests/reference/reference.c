@@ -373,11 +373,10 @@ static uint64_t key_bits(const sort_ref *r, size_t i)
     return v;
 }
 
-/* <0, 0, >0 as key a goes before, with, after key b (ascending) */
-static int sort_ref_cmp(const sort_ref *r, size_t a, size_t b)
+/* <0, 0, >0 as key x goes before, with, after key y */
+static int key_cmp(const sort_ref *r, uint64_t x, uint64_t y)
 {
     const size_t size = clprim_type_size(r->type);
-    uint64_t x = key_bits(r, a), y = key_bits(r, b);
     int c;
     if (r->end - r->begin < size * 8) {
         const uint64_t sign = (uint64_t)1 << (size * 8 - 1);
@@ -419,6 +418,11 @@ static int sort_ref_cmp(const sort_ref *r, size_t a, size_t b)
     return r->descending ? -c : c;
 }
 
+static int sort_ref_cmp(const sort_ref *r, size_t a, size_t b)
+{
+    return key_cmp(r, key_bits(r, a), key_bits(r, b));
+}
+
 void clprim_ref_sort(clprim_type key_type, int descending, unsigned begin_bit, unsigned end_bit,
                      const void *keys, size_t n, size_t *perm)
 {
@@ -450,4 +454,42 @@ size_t clprim_ref_permuted_check(const void *x, const size_t *perm, size_t elem,
                    (const unsigned char *)x + perm[i] * elem, elem) != 0)
             return i;
     return n;
+}
+
+size_t clprim_ref_sorted_check(clprim_type key_type, int descending, const void *keys, size_t n,
+                               const void *got, const cl_uint *index)
+{
+    const size_t ks = clprim_type_size(key_type);
+    const sort_ref r = {key_type, descending, 0, (unsigned)ks * 8, got};
+    unsigned char *seen = index ? calloc(n + 1, 1) : NULL;
+    uint64_t sum_in = 0, sum_got = 0;
+    size_t i, bad = n;
+    for (i = 0; i < n && bad == n; ++i) {
+        const uint64_t g = key_bits(&r, i);
+        if (i > 0) {
+            const int c = key_cmp(&r, key_bits(&r, i - 1), g);
+            if (c > 0 || (c == 0 && index && index[i - 1] >= index[i]))
+                bad = i;
+        }
+        if (index) {
+            uint64_t k = 0;
+            if (index[i] >= n || seen[index[i]]) {
+                bad = i;
+                break;
+            }
+            seen[index[i]] = 1;
+            memcpy(&k, (const unsigned char *)keys + (size_t)index[i] * ks, ks);
+            if (k != g)
+                bad = i;
+        } else {
+            uint64_t k = 0;
+            memcpy(&k, (const unsigned char *)keys + i * ks, ks);
+            sum_in += (k + 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull ^ (k >> 29);
+            sum_got += (g + 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull ^ (g >> 29);
+        }
+    }
+    free(seen);
+    if (bad == n && !index && sum_in != sum_got)
+        bad = 0;
+    return bad;
 }

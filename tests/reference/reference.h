@@ -79,6 +79,15 @@ void clprim_ref_sort(clprim_type key_type, int descending, unsigned begin_bit, u
 size_t clprim_ref_permuted_check(const void *x, const size_t *perm, size_t elem, const void *got,
                                  size_t n);
 
+/* For large n, without a host sort: the first i at which got (n keys of
+ * key_type, sorted as clprim_sort sorts the whole key) is out of order, n
+ * when none is. With index (each output's input position, as values that
+ * held their index), also that index is a permutation, that got[i] is
+ * keys[index[i]] and that equal keys keep input order; without, that got
+ * holds the keys of `keys` (a hash of the multiset). */
+size_t clprim_ref_sorted_check(clprim_type key_type, int descending, const void *keys, size_t n,
+                               const void *got, const cl_uint *index);
+
 /* Checks got (row pitch got_pitch elements) against the w x h inclusive
  * summed-area table of x (w x h, tight, already in the table's type): as
  * clprim_ref_scan_check does, integers and float min / max exactly, float
