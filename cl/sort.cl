@@ -148,9 +148,9 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
     local T scratch[CLPRIM_WG_SCAN_SCRATCH];
     local uint tickets[2];
 #if SORT_MATCH
-    local uint whist[SORT_WARPS * SORT_RADIX];
+    local ushort whist[SORT_WARPS * SORT_RADIX];
 #else
-    local uint *whist = 0;
+    local ushort *whist = 0;
 #endif
     const uint lid = get_local_id(0), mask = (1u << bits) - 1u;
     const ulong tiles = (n + TILE - 1) / TILE;
@@ -234,9 +234,9 @@ SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong 
     local uint count[SORT_RADIX], start[SORT_RADIX];
     local T scratch[CLPRIM_WG_SCAN_SCRATCH];
 #if SORT_MATCH
-    local uint whist[SORT_WARPS * SORT_RADIX];
+    local ushort whist[SORT_WARPS * SORT_RADIX];
 #else
-    local uint *whist = 0;
+    local ushort *whist = 0;
 #endif
     const ulong base = (ulong)get_group_id(0) * TILE;
     const uint valid = (uint)min((ulong)TILE, n - base);

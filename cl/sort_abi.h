@@ -63,7 +63,7 @@
  * and offsets, the scan scratch. */
 #define SORT_LOCAL_BYTES(wg, items, key_size, match, sources)                     \
     ((wg) * (items) * ((key_size) + ((sources) ? 2 : 0)) +                        \
-     ((match) ? (wg) / 32 * SORT_RADIX * 4 : 0) + SORT_RADIX * 16 + (wg) * 8 + 64)
+     ((match) ? (wg) / 32 * SORT_RADIX * 2 : 0) + SORT_RADIX * 16 + (wg) * 8 + 64)
 
 /* Local memory of the bitonic kernels: a tile of (key, index) pairs of
  * pair_size bytes. */

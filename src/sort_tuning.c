@@ -19,10 +19,15 @@ static const struct clprim__sort_row rows[] = {
      * / 3.6 / 3.6; a register bound of 64 to 128 changed nothing; a pause
      * of 20 to 500 ns between look-back polls 13.0 -> 12.5-12.6; reading 2,
      * 4, 8 or 16 predecessors per round of the walk: slower (15.4, 16.7,
-     * 19.4, 24.6). 64-bit keys: 12 (the local memory of 24 at 8 bytes
-     * would not fit), unmeasured. */
+     * 19.4, 24.6). Nsight Compute (tools/nv_ptx_harness.cu, one pass):
+     * the local-memory pipe 80% busy, 3 work-groups per SM (79 registers,
+     * 36 KiB); per-warp counts as ushort with the digit starts folded in,
+     * 11.65 -> 11.55; then a bound of 64 registers (4 work-groups per SM)
+     * 10.9 (72: 11.7; pairs and 64-bit keys: no change, so none there).
+     * 64-bit keys: 12 per work-item (24 at 8 bytes would not fit local
+     * memory), unmeasured. */
     {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 12, 8, 1024, 4096, 1, 0, 50, "NVIDIA GPU, 64-bit keys"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 24, 8, 1024, 4096, 1, 0, 50, "NVIDIA GPU"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 24, 8, 1024, 4096, 1, 64, 50, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 1-bit splits in local memory. Unmeasured. */
     {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4, 1024, 4096, 0, 0, 0, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small tiles keep the tile-edge tests small */

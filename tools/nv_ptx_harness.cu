@@ -9,6 +9,9 @@
 //   nv_ptx_harness scan   FILE ELEM GROUPS [N]   scan_single_pass, inclusive sum
 //   nv_ptx_harness reduce FILE ELEM GROUPS [N]   reduce_fast, sum
 //   nv_ptx_harness cub    -    ELEM 0      [N]   CUB DeviceScan / DeviceReduce
+//   nv_ptx_harness sort   FILE 4    TILES  [N]   one sort_onesweep pass (uint32 keys,
+//                                                 digit 0) over random keys; TILES: the
+//                                                 tile size (keys), to size the grid
 //
 // FILE: a clprim disk-cache entry (CLPRIM_CACHE_DIR; on NVIDIA it holds the
 // PTX) or plain PTX. ELEM: 4 or 8 bytes; FLOAT=1 fills floats (the sum is not
@@ -19,7 +22,8 @@
 // group count in %envreg0, 3 and 6, which a CUDA launch leaves 0: they are
 // rewritten to 0, 0 and %nctaid.x on load. Scan arguments: in, in_off, out,
 // out_off, n, state, epoch, flags (SCAN_ALIGNED); reduce: in, in_off, n,
-// out, out_off, state (cl/scan.cl, cl/reduce.cl).
+// out, out_off, state (cl/scan.cl, cl/reduce.cl); sort: cl/sort_abi.h (keys
+// only, the digit starts computed here, a new generation each launch).
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
@@ -114,6 +118,53 @@ template <class T> static void cub_figures(void *in, void *out, int n, double co
     cudaFree(tmp);
 }
 
+// One pass of sort_onesweep by digit 0 of uint32 keys; `tile` keys per
+// work-group. Checks that the output is the keys stably ordered by digit 0.
+static int sort_pass(CUfunction fn, unsigned wg, unsigned tile, void *in, void *out,
+                     const std::vector<unsigned> &h, size_t n, double copy, bool profile)
+{
+    const unsigned long long tiles = (n + tile - 1) / tile, state_bytes = 16 + tiles * 256 * 8;
+    std::vector<unsigned> start(256, 0), want(n);
+    for (size_t i = 0; i < n; ++i)
+        ++start[h[i] & 255];
+    for (unsigned d = 0, run = 0; d < 256; ++d) {
+        const unsigned c = start[d];
+        start[d] = run;
+        run += c;
+    }
+    std::vector<unsigned> at(start);
+    for (size_t i = 0; i < n; ++i)
+        want[at[h[i] & 255]++] = h[i];
+    void *hist, *state;
+    CHECK(cudaMalloc(&hist, 256 * 4));
+    CHECK(cudaMalloc(&state, state_bytes));
+    CHECK(cudaMemset(state, 0, state_bytes));
+    CHECK(cudaMemcpy(hist, start.data(), 256 * 4, cudaMemcpyHostToDevice));
+    CUdeviceptr pin = (CUdeviceptr)in, pout = (CUdeviceptr)out, none = 0;
+    CUdeviceptr phist = (CUdeviceptr)hist, pstate = (CUdeviceptr)state;
+    unsigned long long zero = 0, count = n;
+    unsigned kmode = 0, shift = 0, bits = 8, generation = 0;
+    void *args[] = {&pin,   &zero,  &pout,  &zero, &none,  &zero, &none,   &zero,  &count,
+                    &kmode, &shift, &bits,  &phist, &zero, &pstate, &zero, &generation};
+    auto launch = [&] {
+        ++generation;
+        CHECK(cuLaunchKernel(fn, (unsigned)tiles, 1, 1, wg, 1, 1, 0, 0, args, 0));
+    };
+    if (profile) {
+        for (int i = 0; i < 4; ++i)
+            launch();
+        CHECK(cudaDeviceSynchronize());
+        return 0;
+    }
+    const double t = median_us(launch);
+    std::vector<unsigned> got(n);
+    CHECK(cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost));
+    const bool ok = got == want;
+    printf("sort_onesweep pass %.1f us, %.3f of memcpy (%llu tiles); %s\n", t, copy / t, tiles,
+           ok ? "checked" : "WRONG");
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
@@ -166,12 +217,13 @@ int main(int argc, char **argv)
             cub_figures<long long>(in, out, (int)n, copy, read);
         return 0;
     }
-    if (mode != "scan" && mode != "reduce") {
+    if (mode != "scan" && mode != "reduce" && mode != "sort") {
         fprintf(stderr, "unknown mode %s\n", mode.c_str());
         return 2;
     }
     const std::string ptx = read_ptx(argv[2]);
-    const char *name = mode == "scan" ? "scan_single_pass" : "reduce_fast";
+    const char *name = mode == "scan" ? "scan_single_pass" : mode == "sort" ? "sort_onesweep"
+                                                                          : "reduce_fast";
     size_t entry = ptx.find(std::string(".entry ") + name + "(");
     size_t reqntid = ptx.find(".reqntid ", entry);
     if (entry == std::string::npos || reqntid == std::string::npos) {
@@ -195,6 +247,8 @@ int main(int argc, char **argv)
     printf("%s: %u work-items, %d registers, %d work-groups per SM, %u launched\n", name, wg,
            regs, per_sm, groups);
 
+    if (mode == "sort")
+        return sort_pass(fn, wg, groups, in, out, h, n, copy, profile);
     CUdeviceptr pin = (CUdeviceptr)in, pout = (CUdeviceptr)out, pstate = (CUdeviceptr)state;
     unsigned long long zero = 0, count = n;
     unsigned epoch = 0, flags = 64; // SCAN_ALIGNED
