@@ -584,6 +584,38 @@ static void test_fallback(void **state)
         fail_msg("%d failing cases", failures);
 }
 
+/* The 64-bit form (positions, counts and split status words, as for n of
+ * 2^32 and more) forced on small n: every algorithm and the split. */
+static void test_wide(void **state)
+{
+    clprim_context *saved = ctx;
+    uint64_t s = tu_seed() ^ 0x3133u;
+    int failures = 0, a, i;
+    (void)state;
+    setenv("CLPRIM_SORT_WIDE", "1", 1);
+    ctx = tu_context();
+    for (a = 1; a < CLPRIM_SORT_ALGORITHM_COUNT_; ++a)
+        for (i = 0; i < 3; ++i) {
+            scase c;
+            if (a == CLPRIM_SORT_ONESWEEP && !info.has_single_pass)
+                continue;
+            memset(&c, 0, sizeof c);
+            c.algorithm = (clprim_sort_algorithm)a;
+            c.key = i == 0 ? CLPRIM_TYPE_UINT32 : i == 1 ? CLPRIM_TYPE_INT64 : CLPRIM_TYPE_FLOAT;
+            c.value_size = i == 1 ? 0 : 8;
+            c.descending = i == 2;
+            c.dist = i == 2 ? SPECIAL : UNIFORM;
+            c.n = i == 0 ? 300 : 20000 + (size_t)(tu_rand(&s) % 50000);
+            c.seed = tu_rand(&s);
+            failures += run_case(&c);
+        }
+    clprim_context_release(ctx);
+    ctx = saved;
+    unsetenv("CLPRIM_SORT_WIDE");
+    if (failures)
+        fail_msg("%d failing cases", failures);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -591,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_tile_bitonic), cmocka_unit_test(test_options),
         cmocka_unit_test(test_split),    cmocka_unit_test(test_host),
         cmocka_unit_test(test_refused),  cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_wide),
     };
     int rc;
     ctx = tu_context();
