@@ -54,6 +54,26 @@ typedef uchar sort_value; /* unused */
 
 #define SORT_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 
+/* What a kernel that ranks tiles (sort_rank.clh) holds in local memory:
+ * the tile's keys, their sources (none for keys alone), per-digit counts
+ * and starts, the scan's scratch, per-warp digit counts (match ranking). */
+#if SORT_SOURCES
+#define SORT_LSRC local ushort lsrc[TILE]
+#else
+#define SORT_LSRC local ushort *lsrc = 0
+#endif
+#if SORT_MATCH
+#define SORT_WHIST local ushort whist[SORT_WARPS * SORT_RADIX]
+#else
+#define SORT_WHIST local ushort *whist = 0
+#endif
+#define SORT_TILE_LOCALS                                                        \
+    local T lkeys[TILE];                                                        \
+    SORT_LSRC;                                                                  \
+    local uint count[SORT_RADIX], start[SORT_RADIX];                            \
+    local T scratch[CLPRIM_WG_SCAN_SCRATCH];                                    \
+    SORT_WHIST
+
 /* Writes the sorted tile (lkeys, lsrc: sources relative to vin) to
  * kout[off[d] + i] for the key at tile position i of digit d, and its
  * value likewise; striped over the work-group, so keys of one digit go out
@@ -112,21 +132,19 @@ SORT_KERNEL sort_histogram(global const T *keys, ulong keys_off, ulong n, uint k
     }
 }
 
-/* One work-group per pass: its counts become exclusive starts. */
+/* One work-group per pass: its counts become exclusive starts. 256 adds in
+ * one work-item, in POS_T (the work-group scan's T would be 32-bit for
+ * 32-bit keys even where counts are 64-bit). */
 SORT_KERNEL sort_histogram_scan(global POS_T *hist, ulong hist_off)
 {
-    local T scratch[CLPRIM_WG_SCAN_SCRATCH];
-    const uint per = (SORT_RADIX + WG_SIZE - 1) / WG_SIZE, first = get_local_id(0) * per;
     global POS_T *h = hist + hist_off + get_group_id(0) * SORT_RADIX;
-    POS_T sum = 0;
-    T total;
-    for (uint d = first; d < first + per && d < SORT_RADIX; ++d)
-        sum += h[d];
-    POS_T run = (POS_T)clprim_wg_exscan_value((T)sum, scratch, &total);
-    for (uint d = first; d < first + per && d < SORT_RADIX; ++d) {
-        const POS_T c = h[d];
-        h[d] = run;
-        run += c;
+    if (get_local_id(0) == 0) {
+        POS_T run = 0;
+        for (uint d = 0; d < SORT_RADIX; ++d) {
+            const POS_T c = h[d];
+            h[d] = run;
+            run += c;
+        }
     }
 }
 
@@ -137,21 +155,9 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
                           global const POS_T *hist, ulong hist_off, global uchar *state,
                           ulong state_off, uint generation)
 {
-    local T lkeys[TILE];
-#if SORT_SOURCES
-    local ushort lsrc[TILE];
-#else
-    local ushort *lsrc = 0; /* keys alone: no sources */
-#endif
-    local uint count[SORT_RADIX], start[SORT_RADIX];
+    SORT_TILE_LOCALS;
     local POS_T off[SORT_RADIX];
-    local T scratch[CLPRIM_WG_SCAN_SCRATCH];
     local uint tickets[2];
-#if SORT_MATCH
-    local ushort whist[SORT_WARPS * SORT_RADIX];
-#else
-    local ushort *whist = 0;
-#endif
     const uint lid = get_local_id(0), mask = (1u << bits) - 1u;
     const ulong tiles = (n + TILE - 1) / TILE;
     const clprim_tiles s = clprim_tiles_at(state + state_off, 0);
@@ -225,19 +231,7 @@ SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong 
                       ulong vout_off, ulong n, uint kmode, uint begin_bit, uint end_bit,
                       global sort_pair *pairs)
 {
-    local T lkeys[TILE];
-#if SORT_SOURCES
-    local ushort lsrc[TILE];
-#else
-    local ushort *lsrc = 0; /* keys alone: no sources */
-#endif
-    local uint count[SORT_RADIX], start[SORT_RADIX];
-    local T scratch[CLPRIM_WG_SCAN_SCRATCH];
-#if SORT_MATCH
-    local ushort whist[SORT_WARPS * SORT_RADIX];
-#else
-    local ushort *whist = 0;
-#endif
+    SORT_TILE_LOCALS;
     const ulong base = (ulong)get_group_id(0) * TILE;
     const uint valid = (uint)min((ulong)TILE, n - base);
     T key[ITEMS];

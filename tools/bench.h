@@ -21,6 +21,11 @@ typedef int (*enqueue_fn)(bench *b, const void *arg, cl_event *ev);
 /* Device time of one run of fn: from a marker queued behind a short busy
  * kernel to fn's last end (clprim-bench.c says why). */
 double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok);
+/* Medians over b->reps of gated_us (after two warm-ups), and of the host
+ * wall clock of a blocking call; NAN, with *ok 0, when a call fails (the
+ * context's last error says why). *ok must be 1 on entry. */
+double median_gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok);
+double median_host_us(bench *b, enqueue_fn fn, const void *arg, int *ok);
 /* Median over reps of b->batch runs back to back, per run; NAN when off. */
 double batch_us(bench *b, enqueue_fn fn, const void *arg);
 /* Medians of the copy and read ceilings over `bytes` (clprim-bench.c). */

@@ -158,10 +158,10 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
         for (a = 1; a < CLPRIM_COMPACT_ALGORITHM_COUNT_; ++a) {
             const char *name = clprim_compact_algorithm_name((clprim_compact_algorithm)a);
             clprim_compact_desc d;
-            double dev[MAX_REPS], host[MAX_REPS], dev_us, host_us, call_b_us;
+            double dev_us, host_us, call_b_us;
             cl_ulong moved_out = 0;
             size_t bad;
-            int r, ok = 1;
+            int ok = 1;
             if (strcmp(algos, "all") && !strstr(algos, name))
                 continue;
             memset(&d, 0, sizeof d);
@@ -175,25 +175,14 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
             c.n = n;
             if (progress)
                 fprintf(stderr, "\r\033[K[size %zu of %zu] n = %zu, %s ...", s + 1, count, n, name);
-            for (r = -2; r < b->reps && ok; ++r) {
-                const double t = gated_us(b, enqueue_compact, &c, &ok);
-                if (r >= 0)
-                    dev[r] = t;
-            }
-            for (r = 0; r < b->reps && ok; ++r) {
-                const double t0 = now_us();
-                ok = enqueue_compact(b, &c, NULL);
-                clFinish(b->q);
-                host[r] = now_us() - t0;
-            }
+            dev_us = median_gated_us(b, enqueue_compact, &c, &ok);
+            host_us = median_host_us(b, enqueue_compact, &c, &ok);
             if (!ok) {
                 char why[512];
                 clprim_context_last_error(b->ctx, why, sizeof why);
                 printf("%-10zu %-12s failed: %s\n", n, name, why);
                 continue;
             }
-            dev_us = median(dev, b->reps);
-            host_us = median(host, b->reps);
             call_b_us = batch_us(b, enqueue_compact, &c);
             bad = verify(b, &c, x, keep, want, got, lw, lg, &moved_out);
             {

@@ -186,19 +186,15 @@ int clprim_bench_sat(bench *b, const char *kind_name, const size_t *sides, size_
                     &read_b_us);
         for (int a = kind == K_BOX ? 0 : 1; a < (kind == K_BOX ? 1 : CLPRIM_SAT_ALGORITHM_COUNT_);
              ++a) {
-            double dev[MAX_REPS], dev_us, call_b_us;
+            double dev_us, call_b_us;
             size_t bad;
-            int r, ok = 1;
+            int ok = 1;
             c.algorithm = (clprim_sat_algorithm)a;
             c.side = side;
             if (progress)
                 fprintf(stderr, "\r\033[K[size %zu of %zu] %zu x %zu, %s ...", s + 1, count, side,
                         side, clprim_sat_algorithm_name(c.algorithm));
-            for (r = -2; r < b->reps && ok; ++r) {
-                const double t = gated_us(b, enqueue_sat, &c, &ok);
-                if (r >= 0)
-                    dev[r] = t;
-            }
+            dev_us = median_gated_us(b, enqueue_sat, &c, &ok);
             if (!ok) {
                 char why[512];
                 clprim_context_last_error(b->ctx, why, sizeof why);
@@ -206,7 +202,6 @@ int clprim_bench_sat(bench *b, const char *kind_name, const size_t *sides, size_
                        why);
                 continue;
             }
-            dev_us = median(dev, b->reps);
             call_b_us = batch_us(b, enqueue_sat, &c);
             bad = verify(b, &c, img, side);
             {

@@ -170,25 +170,20 @@ int clprim_bench_segment(bench *b, const char *form_name, size_t len, const size
         c.n = n;
         time_copies(b, bytes, &copy_us, &kernel_us, &copy_host_us, &read_us, &copy_b_us, &read_b_us);
         for (pass = 0; pass < (form == TRANSFORM ? 2 : 1); ++pass) {
-            double dev[MAX_REPS], dev_us, call_b_us, moved;
+            double dev_us, call_b_us, moved;
             size_t written, bad;
-            int r, ok = 1;
+            int ok = 1;
             c.form = pass ? PLAIN : form;
             if (progress)
                 fprintf(stderr, "\r\033[K[size %zu of %zu] n = %zu, %s ...", s + 1, count, n,
                         forms[c.form]);
-            for (r = -2; r < b->reps && ok; ++r) {
-                const double t = gated_us(b, enqueue_seg, &c, &ok);
-                if (r >= 0)
-                    dev[r] = t;
-            }
+            dev_us = median_gated_us(b, enqueue_seg, &c, &ok);
             if (!ok) {
                 char why[512];
                 clprim_context_last_error(b->ctx, why, sizeof why);
                 printf("%-10zu %-14s failed: %s\n", n, forms[c.form], why);
                 continue;
             }
-            dev_us = median(dev, b->reps);
             call_b_us = batch_us(b, enqueue_seg, &c);
             written = expected(c.form, x, head, n, want);
             clEnqueueReadBuffer(b->q, b->out, CL_TRUE, 0, written * 4, got, 0, NULL, NULL);

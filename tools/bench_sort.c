@@ -128,9 +128,9 @@ int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value
             const double passes = (double)ks;
             clprim_sort_desc d;
             sort_call c;
-            double dev[MAX_REPS], host[MAX_REPS], dev_us, host_us;
+            double dev_us, host_us;
             size_t bad;
-            int r, ok = 1;
+            int ok = 1;
             if (strcmp(algos, "all") && !strstr(algos, name))
                 continue;
             memset(&d, 0, sizeof d);
@@ -145,25 +145,14 @@ int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value
             c.n = n;
             if (progress)
                 fprintf(stderr, "\r\033[K[size %zu of %zu] n = %zu, %s ...", s + 1, count, n, name);
-            for (r = -2; r < b->reps && ok; ++r) {
-                const double t = gated_us(b, enqueue_sort, &c, &ok);
-                if (r >= 0)
-                    dev[r] = t;
-            }
-            for (r = 0; r < b->reps && ok; ++r) {
-                const double t0 = now_us();
-                ok = enqueue_sort(b, &c, NULL);
-                clFinish(b->q);
-                host[r] = now_us() - t0;
-            }
+            dev_us = median_gated_us(b, enqueue_sort, &c, &ok);
+            host_us = median_host_us(b, enqueue_sort, &c, &ok);
             if (!ok) {
                 char why[512];
                 clprim_context_last_error(b->ctx, why, sizeof why);
                 printf("%-10zu %-13s failed: %s\n", n, name, why);
                 continue;
             }
-            dev_us = median(dev, b->reps);
-            host_us = median(host, b->reps);
             clEnqueueReadBuffer(b->q, out, CL_TRUE, 0, n * ks, got, 0, NULL, NULL);
             if (value_size) {
                 clEnqueueReadBuffer(b->q, vout, CL_TRUE, 0, n * value_size, vgot, 0, NULL, NULL);

@@ -153,6 +153,31 @@ double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
     return marked_us(b, fn, arg, 1, 1, ok);
 }
 
+double median_gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
+{
+    double t[MAX_REPS];
+    int r;
+    for (r = -2; r < b->reps && *ok; ++r) {
+        const double us = gated_us(b, fn, arg, ok);
+        if (r >= 0)
+            t[r] = us;
+    }
+    return *ok ? median(t, b->reps) : NAN;
+}
+
+double median_host_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
+{
+    double t[MAX_REPS];
+    int r;
+    for (r = 0; r < b->reps && *ok; ++r) {
+        const double t0 = now_us();
+        *ok = fn(b, arg, NULL);
+        clFinish(b->q);
+        t[r] = now_us() - t0;
+    }
+    return *ok ? median(t, b->reps) : NAN;
+}
+
 /* Median over reps of (marker end .. end of the last of b->batch runs of
  * fn) / b->batch, after one untimed batch; NAN when batching is off or a
  * run fails. */
