@@ -4,8 +4,8 @@
  * a scan (single pass where the device has it), a blocking scan helper, a
  * reduce, a segmented reduce by offsets, every compaction form, a segmented
  * scan by flags, a scan from a carry-in, a scan over two parts
- * (clprim_multi_scan), a scan with a caller's operator and a summed-area
- * table, on a context
+ * (clprim_multi_scan), a scan with a caller's operator, a summed-area
+ * table and a sort of pairs, on a context
  * with a fresh on-disk program cache, so that program builds, cached
  * binaries, kernels, buffers, arguments and enqueues are all on its path --
  * runs once clean to count every OpenCL call of each function, then once
@@ -21,6 +21,7 @@
  * creation, judged the same way. A hang fails by CTest's timeout. */
 #define _GNU_SOURCE
 #include "common/testutil.h"
+#include "reference/reference.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -266,6 +267,20 @@ static int workload(clprim_context *ctx, const work *w, const char *fault)
         for (i = 0, right = 1; right && i < 100; ++i)
             right = host_out[49 * 100 + i] == (cl_int)col[i];
         findings += judge(ctx, "clprim_sat_host", st, right, fault);
+    }
+
+    /* a stable sort of x's keys carrying their indices (one sweep where
+     * the device has it: histogram, digit passes, look-back), blocking */
+    {
+        const clprim_sort_desc od = {CLPRIM_TYPE_INT32, 4, 0, 0, 0, CLPRIM_SORT_AUTO, NULL, 0};
+        static cl_uint index[N];
+        for (i = 0; i < N; ++i) {
+            host_out[i] = x[i];
+            index[i] = (cl_uint)i;
+        }
+        CALL(clprim_sort_host(ctx, &od, host_out, index, N));
+        right = clprim_ref_sorted_check(CLPRIM_TYPE_INT32, 0, x, N, host_out, index) == N;
+        findings += judge(ctx, "clprim_sort_host", st, right, fault);
     }
     clFinish(q);
     return findings;
