@@ -1049,8 +1049,9 @@ CLPRIM_API const char *clprim_sort_algorithm_name(clprim_sort_algorithm algorith
  *   scratch, scratch_size  NULL, 0: temporary memory comes from the
  *                context's pool (kept from call to call); otherwise a
  *                buffer of the caller's of at least clprim_sort_scratch_size
- *                bytes, used instead (nothing else is allocated on the
- *                device; the caller must not use it until the call is done)
+ *                bytes, used instead (ONESWEEP and TILE_BITONIC then take
+ *                nothing from the pool; SPLIT_LSB's flags and scans still
+ *                do); the caller must not use it until the call is done
  *
  * Order. Keys are compared in their numeric order: signed keys as two's
  * complement, float and double keys as IEEE values with -0.0 before +0.0,
