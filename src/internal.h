@@ -511,7 +511,8 @@ clprim__sat_tuning clprim__sat_tuning_for(const clprim_device_info *d, size_t el
 
 typedef struct clprim__sort_tuning {
     unsigned wg_size;        /* work-items per work-group */
-    unsigned items;          /* keys per work-item of a one-sweep tile */
+    unsigned items;          /* keys per work-item of a one-sweep tile ... */
+    unsigned pairs_items;    /* ... and with values (their sources take local memory) */
     unsigned hist_groups_per_cu; /* sort_histogram's grid */
     unsigned bitonic_tile;   /* pairs per tile of TILE_BITONIC's local steps */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
@@ -522,6 +523,8 @@ typedef struct clprim__sort_tuning {
     const char *source;
 } clprim__sort_tuning;
 
-clprim__sort_tuning clprim__sort_tuning_for(const clprim_device_info *d, size_t key_size);
+/* pairs: a sort with values (pairs_items) */
+clprim__sort_tuning clprim__sort_tuning_for(const clprim_device_info *d, size_t key_size,
+                                            int pairs);
 
 #endif /* CLPRIM_INTERNAL_H */

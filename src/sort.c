@@ -373,7 +373,7 @@ static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, c
     p.algo = d->algorithm;
     if (p.algo == CLPRIM_SORT_AUTO)
         p.algo = ctx->info.has_single_pass ? CLPRIM_SORT_ONESWEEP : CLPRIM_SORT_SPLIT_LSB;
-    p.t = clprim__sort_tuning_for(&ctx->info, f->size);
+    p.t = clprim__sort_tuning_for(&ctx->info, f->size, d->value_size > 0);
     p.match = p.t.match && has_match(ctx) && p.t.wg_size % 32 == 0;
     p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC;
     /* the tile fits local memory and 16-bit positions; bitonic merges need
