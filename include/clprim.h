@@ -201,7 +201,34 @@ typedef struct clprim_context_options {
   void *log_user;      /* passed back to log */
   unsigned flags;      /* CLPRIM_CONTEXT_* */
   const char *cache_dir; /* on-disk program cache folder; NULL: the default */
+  /* A tuning file (below) read at creation; NULL: $CLPRIM_TUNING_FILE, and
+   * when that is unset or empty too, none. */
+  const char *tuning_file;
 } clprim_context_options;
+
+/* Tuning files
+ * ------------
+ * Each primitive's parameters (work-group sizes, elements per work-item, the
+ * single-pass grid, ...) come from a table of rows built into clprim, chosen
+ * by device name, vendor, device type, element size and, where a row says so,
+ * by n. A tuning file adds rows of the caller's in front of that table, so a
+ * GPU can be tuned without rebuilding clprim; `clprim-tune` measures a device
+ * and writes such a file (docs/tuning.md). Text, one row per line, "#" to the
+ * end of a line is a comment:
+ *
+ *   scan device="NVIDIA H200" elem_size=4 min_n=1 max_n=33554432 sp_tile_items=24
+ *
+ * The first word names the primitive (scan, reduce, compact, segment, sat,
+ * sort). device= (a substring of the device name), elem_size= (bytes of an
+ * element; of a key for sort), min_n= and max_n= (the call's n) say what the
+ * row applies to, each optional (absent: any). Every other name=value sets one
+ * parameter over the built-in row's values; the names are those that
+ * clprim_context_tuning writes. The first row that matches a call is used.
+ * Values are checked against what the device and the kernels allow and
+ * lowered where needed, as built-in rows are. A file that cannot be read, an
+ * unknown primitive or parameter, or a value that is not a number makes
+ * context creation fail with CLPRIM_INVALID_ARGUMENT and a message naming the
+ * file and line (through the log callback). */
 
 /* Creates a context on a device chosen as options->device says, with its own
  * cl_context and in-order command queue (profiling enabled). Returns
@@ -265,6 +292,17 @@ typedef struct clprim_device_info {
 
 CLPRIM_API clprim_status clprim_context_device_info(const clprim_context *ctx,
                                                     clprim_device_info *info);
+
+/* The tuning row the context uses for `primitive` ("scan", "reduce",
+ * "compact", "segment", "sat" or "sort") with elements (sort: keys) of
+ * elem_size bytes in a call of n elements, after the tuning file and the
+ * development environment variables, as one line of a tuning file (above)
+ * followed by "  # " and where the row came from. Written into buf like
+ * snprintf (NUL-terminated, truncated to size; buf may be NULL when size is
+ * 0); returns the full length, or 0 for a NULL ctx, an unknown primitive or
+ * elem_size 0. Thread-safe. */
+CLPRIM_API size_t clprim_context_tuning(const clprim_context *ctx, const char *primitive,
+                                        size_t elem_size, size_t n, char *buf, size_t size);
 
 /* ------------------------------------------------------------------------ */
 /* User-defined operators and element types                                  */

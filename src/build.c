@@ -408,8 +408,9 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
         st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
-    clprim__log(ctx, CLPRIM_LOG_DEBUG, "building %s (work-group %u) for %s", kernel_file(spec),
-                p->wg_size, ctx->info.device_name);
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "building %s (work-group %u; tuning: %s) for %s",
+                kernel_file(spec), p->wg_size, spec->tuning ? spec->tuning : "none",
+                ctx->info.device_name);
     st = clprim__build_source(ctx, src.s, spec->bound_entry, spec->bound_regs, &p->program);
     if (st != CLPRIM_SUCCESS)
         goto cleanup;

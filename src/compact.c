@@ -205,7 +205,7 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     const int positions = mode == COMPACT_RLE || (mode == COMPACT_SELECT && d->indices);
     const size_t budget =
         ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
-    clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0};
+    clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0, NULL};
     clprim__program *prog;
     kernel_in k;
     char *params;
@@ -214,7 +214,7 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     st = check_predicate(ctx, a, e);
     if (st != CLPRIM_SUCCESS)
         return st;
-    t = clprim__compact_tuning_for(&ctx->info, e->size, !uses_predicate(mode));
+    t = clprim__compact_tuning_for(ctx, e->size, a->n, !uses_predicate(mode));
     if (algo == CLPRIM_COMPACT_AUTO)
         algo = ctx->info.has_single_pass ? CLPRIM_COMPACT_SINGLE_PASS : CLPRIM_COMPACT_THREE_PASS;
     if (algo == CLPRIM_COMPACT_SINGLE_PASS && !ctx->info.has_single_pass)
@@ -263,6 +263,7 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     spec.params = params;
     spec.wg_size = t.wg_size;
+    spec.tuning = t.source;
     st = clprim__program_get(ctx, &spec, &prog);
     free(params);
     if (st != CLPRIM_SUCCESS)

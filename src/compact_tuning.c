@@ -20,21 +20,23 @@ static const struct clprim__compact_row rows[] = {
      * fit local memory (compact.c). Unique and run-length encoding (each
      * element's predecessor read too): one tile of 16 per work-item per
      * work-group 0.639 / 0.386, looping with 32: 0.397 / 0.321. */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 16, 4096, 4, 8, 8, 0, "NVIDIA GPU, 8-byte elements"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 32, 4096, 4, 8, 16, 0, "NVIDIA GPU"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8, 0}, {256, 16, 4096, 4, 8, 8, 0, "NVIDIA GPU, 8-byte elements"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 32, 4096, 4, 8, 16, 0, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64). Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 4096, 0, 4, 8, 0, "AMD GPU (unmeasured guess)"}},
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 8, 4096, 0, 4, 8, 0, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small work-groups keep the tile-edge tests small; one
      * tile per work-group (PoCL miscompiles the looping kernel, compact.cl) */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 8, 4096, 0, 4, 8, 0, "CPU (PoCL; unmeasured guess)"}},
-    {{0, NULL, 0, 0}, {128, 8, 4096, 0, 4, 8, 0, "default (unmeasured guess)"}},
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0}, {64, 8, 4096, 0, 4, 8, 0, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, 0, 0, 0}, {128, 8, 4096, 0, 4, 8, 0, "default (unmeasured guess)"}},
 };
 
-clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size,
+clprim__compact_tuning clprim__compact_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n,
                                                   int heads)
 {
+    const clprim_device_info *d = &ctx->info;
     clprim__compact_tuning t =
-        ((const struct clprim__compact_row *)CLPRIM__TUNING_ROW(d, elem_size, rows))->t;
+        ((const struct clprim__compact_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
+    clprim__tuning_user(ctx->tuning, "compact", d, elem_size, n, &t);
     if (heads) { /* unique, run-length encoding: the row's values for them */
         t.items = t.heads_items;
         t.groups_per_cu = t.heads_groups_per_cu;

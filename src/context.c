@@ -90,7 +90,7 @@ static clprim_status build_context(clprim_context *ctx)
 
 static clprim_status context_init(clprim_context *ctx, const clprim_context_options *opt)
 {
-    const char *failed = NULL;
+    const char *failed = NULL, *tuning;
     clprim_status st;
     if (opt) {
         ctx->log = opt->log;
@@ -98,6 +98,17 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
         ctx->flags = opt->flags;
     }
     ctx->cache_dir = clprim__cache_dir(opt);
+    tuning = opt && opt->tuning_file ? opt->tuning_file : getenv("CLPRIM_TUNING_FILE");
+    if (tuning && *tuning) {
+        char *why = NULL;
+        st = clprim__tuning_file_read(tuning, &ctx->tuning, &why);
+        if (st != CLPRIM_SUCCESS) {
+            st = why ? clprim__fail(ctx, st, "%s", why)
+                     : clprim__fail(ctx, st, "out of host memory reading tuning file %s", tuning);
+            free(why);
+            return st;
+        }
+    }
     st = clprim__device_probe(ctx->device, ctx->flags, &ctx->info, &failed);
     if (st != CLPRIM_SUCCESS)
         return clprim__fail(ctx, st, "querying the device failed (%s: %s)",
@@ -113,10 +124,11 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
     st = clprim__probe_simd_width(ctx);
     if (st != CLPRIM_SUCCESS)
         return st;
-    clprim__log(ctx, CLPRIM_LOG_INFO, "clprim %s on %s / %s (SIMD width %u from %s); disk cache %s",
+    clprim__log(ctx, CLPRIM_LOG_INFO,
+                "clprim %s on %s / %s (SIMD width %u from %s); disk cache %s; tuning file %s",
                 CLPRIM_VERSION_STRING, ctx->info.platform_name, ctx->info.device_name,
-                ctx->info.simd_width, ctx->info.simd_source,
-                ctx->cache_dir ? ctx->cache_dir : "off");
+                ctx->info.simd_width, ctx->info.simd_source, ctx->cache_dir ? ctx->cache_dir : "off",
+                ctx->tuning ? tuning : "none");
     return CLPRIM_SUCCESS;
 }
 
@@ -254,6 +266,7 @@ void clprim_context_release(clprim_context *ctx)
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->error);
     free(ctx->cache_dir);
+    clprim__tuning_file_free(ctx->tuning);
     free(ctx);
 }
 

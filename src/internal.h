@@ -5,12 +5,13 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning | scan reduce segment sat | compact sort | multi
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning | scan reduce segment sat tuning_info | compact sort | multi
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
  *   diag           failure messages, last error, log callback, formatting
- *   device, tuning device facts; tuning-row matching and knobs
+ *   device, tuning device facts; tuning-row matching, knobs, the caller's
+ *                  tuning file
  *   disk_cache,    on-disk program binaries; temporary device memory
  *   pool
  *   build          program assembly, builds, in-memory program cache
@@ -22,7 +23,7 @@
  *   operator,      the caller's element types and operators (checked on the
  *   *_tuning       device); each primitive's tuning rows
  *   scan, reduce,  the primitives: validate -> parameters -> grid -> enqueue
- *   segment
+ *   segment, sat   (tuning_info: the rows they use, as tuning-file lines)
  *   compact, sort  primitives built on others (compaction's taught form
  *                  and the split sort scan their flags with scan.c)
  *   multi          one array in parts on several devices, on the public
@@ -46,6 +47,7 @@
 
 typedef struct clprim__program clprim__program;
 typedef struct clprim__pool_buf clprim__pool_buf;
+typedef struct clprim__tuning_file clprim__tuning_file;
 
 /* ---- the context (its life cycle: context.c) ---- */
 
@@ -62,6 +64,7 @@ struct clprim_context {
     clprim__program *programs;
     clprim__pool_buf *pool;
     char *cache_dir;      /* on-disk program cache folder, NULL when off */
+    clprim__tuning_file *tuning; /* the caller's tuning rows, NULL: none */
     unsigned long cache_writes;
     cl_context build_ctx; /* when cl_ctx holds several devices: one of ours
                              alone, where programs are built from source
@@ -134,15 +137,33 @@ typedef struct clprim__row_match {
     const char *device_match;  /* substring of the device name; NULL: any */
     cl_device_type type;       /* 0: any */
     size_t elem_size;          /* 0: any */
+    size_t max_n;              /* a size class: calls of up to max_n elements; 0: any */
 } clprim__row_match;
 
-/* The first of `count` rows of `stride` bytes that matches the device and
- * element size (device -> vendor -> device type -> default). */
-const void *clprim__tuning_row(const clprim_device_info *d, size_t elem_size, const void *rows,
-                               size_t count, size_t stride);
-#define CLPRIM__TUNING_ROW(d, elem_size, rows)                                              \
-    clprim__tuning_row((d), (elem_size), (rows), sizeof(rows) / sizeof((rows)[0]),         \
+/* The first of `count` rows of `stride` bytes that matches the device,
+ * element size and n (device -> vendor -> device type -> default; a size
+ * class before the row of any n). */
+const void *clprim__tuning_row(const clprim_device_info *d, size_t elem_size, size_t n,
+                               const void *rows, size_t count, size_t stride);
+#define CLPRIM__TUNING_ROW(d, elem_size, n, rows)                                           \
+    clprim__tuning_row((d), (elem_size), (n), (rows), sizeof(rows) / sizeof((rows)[0]),    \
                        sizeof((rows)[0]))
+
+/* The caller's tuning file (clprim_context_options.tuning_file or
+ * $CLPRIM_TUNING_FILE; format in clprim.h), read once at context creation. */
+/* *message (heap, or NULL when memory is short) says why a file is refused. */
+clprim_status clprim__tuning_file_read(const char *path, clprim__tuning_file **out,
+                                       char **message);
+void clprim__tuning_file_free(clprim__tuning_file *f);
+/* Sets the parameters that the file's first line for (primitive, device,
+ * elem_size, n) names in *t, a primitive's tuning struct, and points its
+ * source at the line. No file or no such line: *t unchanged. */
+void clprim__tuning_user(const clprim__tuning_file *f, const char *primitive,
+                         const clprim_device_info *d, size_t elem_size, size_t n, void *t);
+/* *t as a line of a tuning file (clprim_context_tuning), into buf like
+ * snprintf; 0 for an unknown primitive. */
+size_t clprim__tuning_describe(const char *primitive, const clprim_device_info *d,
+                               size_t elem_size, const void *t, char *buf, size_t size);
 /* value, or the development knob $env when set (tuning runs). */
 unsigned clprim__tuning_knob(const char *env, unsigned value);
 /* A power of two the device allows, in whole SIMD groups where the device
@@ -213,6 +234,7 @@ typedef struct clprim__program_spec {
     unsigned wg_size;         /* WG_SIZE; lowered when the kernels cannot run so many */
     const char *bound_entry;  /* NVIDIA: kernel bounded to bound_regs registers (NULL: none) */
     unsigned bound_regs;
+    const char *tuning;       /* which tuning row chose the parameters (logged); may be NULL */
 } clprim__program_spec;
 
 /* Lock held. Builds (or finds in the context's cache) the program of spec.
@@ -456,7 +478,7 @@ typedef struct clprim__scan_tuning {
 /* The row for the device and element size, with the development knobs
  * applied (CLPRIM_WG_SIZE, ...) and work-group sizes clamped to what the
  * device allows. scan.c still clamps to its local memory. */
-clprim__scan_tuning clprim__scan_tuning_for(const clprim_device_info *d, size_t elem_size);
+clprim__scan_tuning clprim__scan_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n);
 
 typedef struct clprim__reduce_tuning {
     unsigned wg_size;       /* work-items per work-group */
@@ -464,7 +486,7 @@ typedef struct clprim__reduce_tuning {
     const char *source;
 } clprim__reduce_tuning;
 
-clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_device_info *d, size_t elem_size);
+clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n);
 
 typedef struct clprim__compact_tuning {
     unsigned wg_size;        /* work-items per work-group */
@@ -479,7 +501,7 @@ typedef struct clprim__compact_tuning {
 } clprim__compact_tuning;
 
 /* heads: for unique and run-length encoding (heads_items, heads_groups_per_cu) */
-clprim__compact_tuning clprim__compact_tuning_for(const clprim_device_info *d, size_t elem_size,
+clprim__compact_tuning clprim__compact_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n,
                                                   int heads);
 
 typedef struct clprim__segment_tuning {
@@ -490,7 +512,7 @@ typedef struct clprim__segment_tuning {
     const char *source;
 } clprim__segment_tuning;
 
-clprim__segment_tuning clprim__segment_tuning_for(const clprim_device_info *d, size_t elem_size,
+clprim__segment_tuning clprim__segment_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n,
                                                   int reduce);
 
 typedef struct clprim__sat_tuning {
@@ -507,7 +529,7 @@ typedef struct clprim__sat_tuning {
     const char *source;
 } clprim__sat_tuning;
 
-clprim__sat_tuning clprim__sat_tuning_for(const clprim_device_info *d, size_t elem_size);
+clprim__sat_tuning clprim__sat_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n);
 
 typedef struct clprim__sort_tuning {
     unsigned wg_size;        /* work-items per work-group */
@@ -524,7 +546,7 @@ typedef struct clprim__sort_tuning {
 } clprim__sort_tuning;
 
 /* pairs: a sort with values (pairs_items) */
-clprim__sort_tuning clprim__sort_tuning_for(const clprim_device_info *d, size_t key_size,
+clprim__sort_tuning clprim__sort_tuning_for(const clprim_context *ctx, size_t key_size, size_t n,
                                             int pairs);
 
 #endif /* CLPRIM_INTERNAL_H */

@@ -87,10 +87,10 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     const reduce_args *a = args;
     clprim_context *ctx = l->ctx;
     const size_t elem = l->elem.size;
-    clprim__program_spec spec = {program_files, l->elem.defines, NULL, 0, NULL, 0};
+    clprim__program_spec spec = {program_files, l->elem.defines, NULL, 0, NULL, 0, NULL};
     clprim__program *prog;
     clprim__pool_buf *buf = NULL;
-    clprim__reduce_tuning t = clprim__reduce_tuning_for(&ctx->info, elem);
+    clprim__reduce_tuning t = clprim__reduce_tuning_for(ctx, elem, a->n);
     const clprim_reduce_algorithm algo =
         a->d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : a->d->algorithm;
     const int once = algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES");
@@ -105,6 +105,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;
     spec.wg_size = t.wg_size;
+    spec.tuning = t.source;
     st = clprim__transform_params(ctx, a->d->transform, &transform);
     if (st != CLPRIM_SUCCESS)
         return st;

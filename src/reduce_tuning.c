@@ -13,20 +13,22 @@ static const struct clprim__reduce_row rows[] = {
     /* NVIDIA (warp 32): reduce_fast uses 32 registers, so 8 work-groups of
      * 256 fill an SM (2048 threads). 6-128 work-groups per compute unit
      * measured within run-to-run spread (H100, 2^28, 2026-11-22; README). */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, "NVIDIA GPU"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 8, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 4, "AMD GPU (unmeasured guess)"}},
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 4, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core; 64 work-items keep the
      * trees' tiles small enough for the edge-size tests. */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 4, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0}, {64, 4, "CPU (PoCL; unmeasured guess)"}},
     /* anything else */
-    {{0, NULL, 0, 0}, {128, 4, "default (unmeasured guess)"}},
+    {{0, NULL, 0, 0, 0}, {128, 4, "default (unmeasured guess)"}},
 };
 
-clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_device_info *d, size_t elem_size)
+clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
+    const clprim_device_info *d = &ctx->info;
     clprim__reduce_tuning t =
-        ((const struct clprim__reduce_row *)CLPRIM__TUNING_ROW(d, elem_size, rows))->t;
+        ((const struct clprim__reduce_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
+    clprim__tuning_user(ctx->tuning, "reduce", d, elem_size, n, &t);
     /* development knobs for tuning runs */
     t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_WG_SIZE", t.wg_size));
     t.groups_per_cu = clprim__tuning_knob("CLPRIM_REDUCE_GROUPS_PER_CU", t.groups_per_cu);

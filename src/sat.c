@@ -93,7 +93,7 @@ static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, 
  * form; a caller's type moves one column at a time. */
 static clprim__sat_tuning sat_tuning(const clprim_context *ctx, const clprim__element *e)
 {
-    clprim__sat_tuning t = clprim__sat_tuning_for(&ctx->info, e->size);
+    clprim__sat_tuning t = clprim__sat_tuning_for(ctx, e->size, (size_t)-1);
     if (t.lanes != 32 || !(ctx->info.has_nv_ptx && ctx->info.simd_width == 32 &&
                            e->size % 4 == 0 && e->size <= 32 && t.wg_size % 32 == 0))
         t.lanes = t.wg_size = 1;
@@ -112,7 +112,8 @@ static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, int
                                  const clprim__sat_tuning *t, clprim__program **prog)
 {
     clprim_context *ctx = l->ctx;
-    clprim__program_spec spec = {program_files, l->elem.defines, NULL, t->wg_size, NULL, 0};
+    clprim__program_spec spec = {program_files, l->elem.defines, NULL, t->wg_size,
+                                 NULL,          0,               t->source};
     char *pixel, *params;
     clprim_status st = pixel_params(ctx, input, l->elem.builtin, &pixel);
     if (st != CLPRIM_SUCCESS)

@@ -20,11 +20,11 @@ static const struct clprim__sat_row rows[] = {
      * (0.133 / 0.189 / 0.227 / 0.267); 2 columns per lane 0.495, 128
      * work-items 0.456. 8-byte elements: half the rows for the same
      * registers, unmeasured. */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4, 0},
      {256, 32, 4, 16, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU, 4-byte elements"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8, 0},
      {256, 32, 2, 8, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU, 8-byte elements"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
      {256, 32, 1, 8, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU"}},
     /* CPUs (PoCL): the serial form, a work-item per strip of 4 columns,
      * small enough that the tests cross many strips. AUTO takes the
@@ -32,18 +32,20 @@ static const struct clprim__sat_row rows[] = {
      * 257 x 257, 2026-11-23) it ran at 0.226 of the copy against 0.029 for
      * the single pass, whose work-groups of one work-item cost PoCL more
      * than the strip's work. */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0},
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0},
      {1, 1, 4, 4, 64, 64, 0, 0, CLPRIM_SAT_ROWS_THEN_COLUMNS, "CPU (PoCL)"}},
     /* Other GPUs: the single pass would run serially; the taught form is
      * AUTO's choice there until someone measures one. */
-    {{0, NULL, 0, 0},
+    {{0, NULL, 0, 0, 0},
      {1, 1, 4, 4, 256, 4096, 0, 0, CLPRIM_SAT_ROWS_THEN_COLUMNS, "default (unmeasured guess)"}},
 };
 
-clprim__sat_tuning clprim__sat_tuning_for(const clprim_device_info *d, size_t elem_size)
+clprim__sat_tuning clprim__sat_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
+    const clprim_device_info *d = &ctx->info;
     clprim__sat_tuning t =
-        ((const struct clprim__sat_row *)CLPRIM__TUNING_ROW(d, elem_size, rows))->t;
+        ((const struct clprim__sat_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
+    clprim__tuning_user(ctx->tuning, "sat", d, elem_size, n, &t);
     /* development knobs for tuning runs and tests (a small spin bound makes
      * nearly every look-back take the fallback) */
     t.cols = clprim__tuning_knob("CLPRIM_SAT_COLS", t.cols);

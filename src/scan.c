@@ -305,7 +305,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     const clprim_scan_desc *d = a->d;
     const clprim__element *e = &l->elem;
     clprim_context *ctx = l->ctx;
-    clprim__program_spec spec = {program_files, e->defines, NULL, 0, "scan_single_pass", 0};
+    clprim__program_spec spec = {program_files, e->defines, NULL, 0, "scan_single_pass", 0, NULL};
     const size_t n = a->n;
     scan_run r;
     clprim__program *prog, *below = NULL;
@@ -332,12 +332,13 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.chain = &l->chain;
-    t = clprim__scan_tuning_for(&ctx->info, e->size);
+    t = clprim__scan_tuning_for(ctx, e->size, n);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
     t = scan_tuning(ctx, e, t, is_single_pass(algo));
     scan_params(params, sizeof params, &t, sp_prefetch(e, &t));
     spec.params = params;
     spec.wg_size = t.wg_size;
+    spec.tuning = t.source;
     spec.bound_regs = t.sp_max_regs; /* the single pass's (its other kernels stay well below) */
     /* the levels below the first scan tile totals: the program without the
      * transform (built first: spec.params changes next) */

@@ -68,29 +68,31 @@ static const struct clprim__scan_row rows[] = {
      * 80: int32 0.932-0.939 / 0.959-0.960, float 0.937-0.945 / 0.961-0.962
      * at 3, 4 or 6 groups per CU. The 8-byte pass needs 80 unbounded (6 of
      * 128 per SM); bounding it to 72 or 64 measured slower (0.937, 0.93). */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8, 0},
      {256, 8, 8, 16, 4096, 12, 128, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
       "NVIDIA GPU, 8-byte elements"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
      {256, 8, 16, 32, 4096, 6, 256, 80, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N,
       "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0},
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
      {256, 8, 8, 8, 4096, 0, 256, 0, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0},
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0},
      {64, 8, 16, 16, 4096, 0, 64, 0, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)"}},
     /* anything else */
-    {{0, NULL, 0, 0},
+    {{0, NULL, 0, 0, 0},
      {128, 8, 8, 8, 4096, 0, 128, 0, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
 };
 
-clprim__scan_tuning clprim__scan_tuning_for(const clprim_device_info *d, size_t elem_size)
+clprim__scan_tuning clprim__scan_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
+    const clprim_device_info *d = &ctx->info;
     clprim__scan_tuning t =
-        ((const struct clprim__scan_row *)CLPRIM__TUNING_ROW(d, elem_size, rows))->t;
+        ((const struct clprim__scan_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
+    clprim__tuning_user(ctx->tuning, "scan", d, elem_size, n, &t);
     /* development knobs: tile shapes for tuning runs, and a small spin bound
      * that makes nearly every look-back take the fallback (which otherwise
      * only stalled devices reach) for tests */

@@ -215,8 +215,8 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     const size_t budget =
         ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
     const int offsets = s->kind == CLPRIM_SEGMENTS_OFFSETS;
-    clprim__segment_tuning t = clprim__segment_tuning_for(&ctx->info, e->size, a->reduce);
-    clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0};
+    clprim__segment_tuning t = clprim__segment_tuning_for(ctx, e->size, a->n, a->reduce);
+    clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0, NULL};
     clprim__program *prog;
     cl_mem state = NULL, bounds = NULL;
     cl_uint generation = 0, sflags;
@@ -238,6 +238,7 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     spec.params = params;
     spec.wg_size = t.wg_size;
+    spec.tuning = t.source;
     st = clprim__program_get(ctx, &spec, &prog);
     free(params);
     if (st != CLPRIM_SUCCESS)

@@ -18,20 +18,22 @@ static const struct clprim__segment_row rows[] = {
      * keys 0.175 / 0.343 / 0.342, by offsets 0.098 / 0.232 / 0.234. 32
      * does not fit local memory (segment.c halves it back to 16). 8-byte
      * values: 8 (the same local memory), unmeasured. */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4}, {256, 16, 16, 4096, "NVIDIA GPU, 4-byte values"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 8, 4096, "NVIDIA GPU"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4, 0}, {256, 16, 16, 4096, "NVIDIA GPU, 4-byte values"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 8, 8, 4096, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64). Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 8, 4096, "AMD GPU (unmeasured guess)"}},
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 8, 8, 4096, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small tiles keep the tile-edge tests small */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 4, 4, 4096, "CPU (PoCL; unmeasured guess)"}},
-    {{0, NULL, 0, 0}, {128, 8, 8, 4096, "default (unmeasured guess)"}},
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0}, {64, 4, 4, 4096, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, 0, 0, 0}, {128, 8, 8, 4096, "default (unmeasured guess)"}},
 };
 
-clprim__segment_tuning clprim__segment_tuning_for(const clprim_device_info *d, size_t elem_size,
+clprim__segment_tuning clprim__segment_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n,
                                                   int reduce)
 {
+    const clprim_device_info *d = &ctx->info;
     clprim__segment_tuning t =
-        ((const struct clprim__segment_row *)CLPRIM__TUNING_ROW(d, elem_size, rows))->t;
+        ((const struct clprim__segment_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
+    clprim__tuning_user(ctx->tuning, "segment", d, elem_size, n, &t);
     if (reduce)
         t.items = t.reduce_items;
     /* development knobs for tuning runs and tests (a small spin bound makes

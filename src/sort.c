@@ -157,7 +157,8 @@ static clprim_status get_program(clprim__launch *l, const key_form *f, size_t va
                                  const sort_plan *p, clprim__program **prog)
 {
     clprim__program_spec spec = {program_files, l->elem.defines, NULL, p->t.wg_size,
-                                 p->t.max_regs ? "sort_onesweep" : NULL, p->t.max_regs};
+                                 p->t.max_regs ? "sort_onesweep" : NULL, p->t.max_regs,
+                                 p->t.source};
     char *params = clprim__format("#define VALUE_SIZE %zu\n#define ITEMS %u\n#define SORT_WIDE %d\n"
                                   "#define SORT_MATCH %d\n#define LOOKBACK_SPINS %u\n"
                                   "#define BITONIC_TILE %u\n#define SORT_POLL_NS %u\n"
@@ -364,7 +365,8 @@ static clprim_status tile_bitonic(clprim__launch *l, clprim__program *prog, cons
     return st;
 }
 
-static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, const key_form *f)
+static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, const key_form *f,
+                         size_t n)
 {
     const size_t budget =
         ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
@@ -373,7 +375,7 @@ static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, c
     p.algo = d->algorithm;
     if (p.algo == CLPRIM_SORT_AUTO)
         p.algo = ctx->info.has_single_pass ? CLPRIM_SORT_ONESWEEP : CLPRIM_SORT_SPLIT_LSB;
-    p.t = clprim__sort_tuning_for(&ctx->info, f->size, d->value_size > 0);
+    p.t = clprim__sort_tuning_for(ctx, f->size, n, d->value_size > 0);
     p.match = p.t.match && has_match(ctx) && p.t.wg_size % 32 == 0;
     p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC;
     /* the tile fits local memory and 16-bit positions; bitonic merges need
@@ -435,7 +437,7 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     if (a->split && a->bit >= f.size * 8)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "bit %u is past a %zu-bit key", a->bit,
                             f.size * 8);
-    p = plan_of(ctx, d, &f);
+    p = plan_of(ctx, d, &f, a->n);
     if (p.algo == CLPRIM_SORT_ONESWEEP && !ctx->info.has_single_pass && !a->split)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
                             "the one-sweep sort needs cl_khr_int64_base_atomics, which %s lacks",
@@ -603,7 +605,7 @@ clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_de
     pthread_mutex_unlock(&ctx->lock);
     if (st != CLPRIM_SUCCESS)
         return st;
-    p = plan_of(ctx, desc, &f);
+    p = plan_of(ctx, desc, &f, n);
     m = memory_of(&f, desc->value_size, n, (size_t)p.t.wg_size * p.items,
                   p.algo == CLPRIM_SORT_TILE_BITONIC);
     *bytes = scratch_bytes(&m, desc->value_size);

@@ -30,20 +30,22 @@ static const struct clprim__sort_row rows[] = {
      * 64-register bound 8 / 16 / 20: 33.0 / 25.4 / 24.2 (local memory
      * clamps 20 to 18); 64-bit pairs at 12: 43.1 ms (43.2 without the
      * bound), the rest unmeasured. */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8}, {256, 20, 12, 8, 1024, 4096, 1, 64, 50, "NVIDIA GPU, 64-bit keys"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 24, 16, 8, 1024, 4096, 1, 64, 50, "NVIDIA GPU"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8, 0}, {256, 20, 12, 8, 1024, 4096, 1, 64, 50, "NVIDIA GPU, 64-bit keys"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 24, 16, 8, 1024, 4096, 1, 64, 50, "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 1-bit splits in local memory. Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0}, {256, 8, 8, 4, 1024, 4096, 0, 0, 0, "AMD GPU (unmeasured guess)"}},
+    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 8, 8, 4, 1024, 4096, 0, 0, 0, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small tiles keep the tile-edge tests small */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0}, {64, 4, 4, 2, 256, 4096, 0, 0, 0, "CPU (PoCL; unmeasured guess)"}},
-    {{0, NULL, 0, 0}, {128, 8, 8, 4, 1024, 4096, 0, 0, 0, "default (unmeasured guess)"}},
+    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0}, {64, 4, 4, 2, 256, 4096, 0, 0, 0, "CPU (PoCL; unmeasured guess)"}},
+    {{0, NULL, 0, 0, 0}, {128, 8, 8, 4, 1024, 4096, 0, 0, 0, "default (unmeasured guess)"}},
 };
 
-clprim__sort_tuning clprim__sort_tuning_for(const clprim_device_info *d, size_t key_size,
+clprim__sort_tuning clprim__sort_tuning_for(const clprim_context *ctx, size_t key_size, size_t n,
                                             int pairs)
 {
+    const clprim_device_info *d = &ctx->info;
     clprim__sort_tuning t =
-        ((const struct clprim__sort_row *)CLPRIM__TUNING_ROW(d, key_size, rows))->t;
+        ((const struct clprim__sort_row *)CLPRIM__TUNING_ROW(d, key_size, n, rows))->t;
+    clprim__tuning_user(ctx->tuning, "sort", d, key_size, n, &t);
     if (pairs)
         t.items = t.pairs_items;
     /* development knobs for tuning runs and tests (a small spin bound makes

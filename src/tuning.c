@@ -6,11 +6,14 @@
  * each row saying where its numbers came from. */
 #include "internal.h"
 
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const void *clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, const void *rows,
-                               size_t count, size_t stride)
+const void *clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, size_t n,
+                               const void *rows, size_t count, size_t stride)
 {
     const unsigned char *row = rows;
     size_t i;
@@ -23,6 +26,8 @@ const void *clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, 
         if (m->type && !(m->type & dev->type))
             continue;
         if (m->elem_size && m->elem_size != elem_size)
+            continue;
+        if (m->max_n && n > m->max_n)
             continue;
         return row;
     }
@@ -42,4 +47,344 @@ unsigned clprim__clamp_wg(const clprim_device_info *d, unsigned wg)
     if (wg < d->simd_width && d->simd_width <= d->max_work_group_size)
         wg = d->simd_width;
     return wg < 1 ? 1 : wg;
+}
+
+/* ---- the tuning file: rows of the caller's, read at context creation ----
+ *
+ * One row per line: the primitive's name, what the row applies to
+ * (device="substring of the device name", elem_size=, min_n=, max_n=), then
+ * name=value pairs over the primitive's built-in row; "#" starts a comment.
+ * The first line that matches wins. Each primitive's parameters are listed
+ * here once, by name and place in its tuning struct (internal.h), so that the
+ * file, clprim_context_tuning and clprim-tune speak the table's own terms. */
+
+typedef struct clprim__tuning_field {
+    const char *name;
+    size_t offset;
+    char kind; /* 'u' unsigned, 'z' size_t, 'e' an enum (int-sized) */
+} clprim__tuning_field;
+
+#define FU(s, f) {#f, offsetof(s, f), 'u'}
+#define FZ(s, f) {#f, offsetof(s, f), 'z'}
+#define FE(s, f) {#f, offsetof(s, f), 'e'}
+
+static const clprim__tuning_field scan_fields[] = {
+    FU(clprim__scan_tuning, wg_size),       FU(clprim__scan_tuning, coarse_items),
+    FU(clprim__scan_tuning, tile_items),    FU(clprim__scan_tuning, sp_wg_size),
+    FU(clprim__scan_tuning, sp_tile_items), FU(clprim__scan_tuning, sp_groups_per_cu),
+    FU(clprim__scan_tuning, sp_max_regs),   FU(clprim__scan_tuning, lookback_spins),
+    FE(clprim__scan_tuning, scan_auto),     FZ(clprim__scan_tuning, single_pass_max_n)};
+static const clprim__tuning_field reduce_fields[] = {FU(clprim__reduce_tuning, wg_size),
+                                                     FU(clprim__reduce_tuning, groups_per_cu)};
+static const clprim__tuning_field compact_fields[] = {
+    FU(clprim__compact_tuning, wg_size),        FU(clprim__compact_tuning, items),
+    FU(clprim__compact_tuning, groups_per_cu),  FU(clprim__compact_tuning, count_groups_per_cu),
+    FU(clprim__compact_tuning, heads_items),    FU(clprim__compact_tuning, heads_groups_per_cu),
+    FU(clprim__compact_tuning, lookback_spins)};
+static const clprim__tuning_field segment_fields[] = {
+    FU(clprim__segment_tuning, wg_size), FU(clprim__segment_tuning, items),
+    FU(clprim__segment_tuning, reduce_items), FU(clprim__segment_tuning, lookback_spins)};
+static const clprim__tuning_field sat_fields[] = {
+    FU(clprim__sat_tuning, wg_size),  FU(clprim__sat_tuning, lanes),
+    FU(clprim__sat_tuning, cols),     FU(clprim__sat_tuning, rows),
+    FU(clprim__sat_tuning, plain_wg), FU(clprim__sat_tuning, chained),
+    FU(clprim__sat_tuning, lookback_spins), FE(clprim__sat_tuning, sat_auto)};
+static const clprim__tuning_field sort_fields[] = {
+    FU(clprim__sort_tuning, wg_size),       FU(clprim__sort_tuning, items),
+    FU(clprim__sort_tuning, pairs_items),   FU(clprim__sort_tuning, hist_groups_per_cu),
+    FU(clprim__sort_tuning, bitonic_tile),  FU(clprim__sort_tuning, match),
+    FU(clprim__sort_tuning, max_regs),      FU(clprim__sort_tuning, poll_ns),
+    FU(clprim__sort_tuning, lookback_spins)};
+
+#define PRIMITIVE(name, s, fields)                                                          \
+    {name, fields, sizeof(fields) / sizeof(fields)[0], offsetof(s, source)}
+static const struct clprim__tuning_primitive {
+    const char *name;
+    const clprim__tuning_field *fields;
+    size_t count;
+    size_t source; /* offset of the struct's `source` */
+} primitives[] = {
+    PRIMITIVE("scan", clprim__scan_tuning, scan_fields),
+    PRIMITIVE("reduce", clprim__reduce_tuning, reduce_fields),
+    PRIMITIVE("compact", clprim__compact_tuning, compact_fields),
+    PRIMITIVE("segment", clprim__segment_tuning, segment_fields),
+    PRIMITIVE("sat", clprim__sat_tuning, sat_fields),
+    PRIMITIVE("sort", clprim__sort_tuning, sort_fields),
+};
+#define PRIMITIVES (sizeof primitives / sizeof primitives[0])
+#define MAX_SET 16
+
+typedef struct clprim__tuning_line {
+    size_t primitive;
+    char *device; /* substring of the device name; NULL: any */
+    size_t elem_size, min_n, max_n; /* 0: any */
+    unsigned count;
+    unsigned char field[MAX_SET];
+    unsigned long long value[MAX_SET];
+    char *source; /* "path:line" */
+} clprim__tuning_line;
+
+struct clprim__tuning_file {
+    size_t count;
+    clprim__tuning_line *lines;
+};
+
+static int primitive_index(const char *name, size_t *index)
+{
+    size_t i;
+    for (i = 0; i < PRIMITIVES; ++i)
+        if (!strcmp(primitives[i].name, name)) {
+            *index = i;
+            return 1;
+        }
+    return 0;
+}
+
+/* The next token of *p: a word, name=value, or name="quoted value" (quotes
+ * removed in place); NULL at the end of the line. */
+static char *next_token(char **p, int *bad_quote)
+{
+    char *s = *p, *tok, *w;
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        ++s;
+    if (!*s || *s == '#') {
+        *p = s;
+        return NULL;
+    }
+    tok = w = s;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n' && *s != '#') {
+        if (*s == '"') {
+            for (++s; *s && *s != '"'; ++s)
+                *w++ = *s;
+            if (!*s) {
+                *bad_quote = 1;
+                break;
+            }
+            ++s;
+            continue;
+        }
+        *w++ = *s++;
+    }
+    if (*s && *s != '#')
+        ++s;
+    else if (*s == '#')
+        *s = '\0';
+    *p = s;
+    *w = '\0';
+    return tok;
+}
+
+static int parse_number(const char *s, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    unsigned long long v;
+    if (!*s || *s == '-' || *s == '+')
+        return 0;
+    errno = 0;
+    v = strtoull(s, &end, 0);
+    if (errno || *end || v > max)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static const char *parse_pair(clprim__tuning_line *l, char *tok, char **dup_device)
+{
+    const struct clprim__tuning_primitive *p = &primitives[l->primitive];
+    char *eq = strchr(tok, '=');
+    unsigned long long v;
+    size_t f;
+    if (!eq || eq == tok)
+        return "expected name=value";
+    *eq++ = '\0';
+    if (!strcmp(tok, "device")) {
+        if (!*eq)
+            return "device= needs a name";
+        *dup_device = eq;
+        return NULL;
+    }
+    if (!strcmp(tok, "elem_size") || !strcmp(tok, "min_n") || !strcmp(tok, "max_n")) {
+        if (!parse_number(eq, (size_t)-1, &v))
+            return "not a number (decimal or 0x...)";
+        *(tok[0] == 'e' ? &l->elem_size : tok[1] == 'i' ? &l->min_n : &l->max_n) = (size_t)v;
+        return NULL;
+    }
+    for (f = 0; f < p->count && strcmp(p->fields[f].name, tok); ++f)
+        ;
+    if (f == p->count)
+        return "no such parameter (clprim_context_tuning lists them)";
+    if (!parse_number(eq, p->fields[f].kind == 'z' ? (size_t)-1 : 0x7fffffffull, &v))
+        return "not a number in range (decimal or 0x...)";
+    if (l->count == MAX_SET)
+        return "too many parameters on one line";
+    l->field[l->count] = (unsigned char)f;
+    l->value[l->count++] = v;
+    return NULL;
+}
+
+void clprim__tuning_file_free(clprim__tuning_file *f)
+{
+    size_t i;
+    if (!f)
+        return;
+    for (i = 0; i < f->count; ++i) {
+        free(f->lines[i].device);
+        free(f->lines[i].source);
+    }
+    free(f->lines);
+    free(f);
+}
+
+/* One line into f (which has room); NULL, or why it is refused. */
+static const char *parse_line(clprim__tuning_file *f, char *text, const char *path,
+                              unsigned number, int *oom)
+{
+    clprim__tuning_line *l = &f->lines[f->count];
+    char *p = text, *tok, *device = NULL;
+    int bad_quote = 0;
+    const char *why = NULL;
+    if (!(tok = next_token(&p, &bad_quote)))
+        return NULL; /* blank or comment */
+    memset(l, 0, sizeof *l);
+    if (!primitive_index(tok, &l->primitive))
+        return "unknown primitive (scan, reduce, compact, segment, sat, sort)";
+    while (!why && (tok = next_token(&p, &bad_quote)))
+        why = parse_pair(l, tok, &device);
+    if (!why && bad_quote)
+        why = "unterminated quote";
+    if (!why && l->max_n && l->min_n > l->max_n)
+        why = "min_n is above max_n";
+    if (why)
+        return why;
+    l->source = clprim__format("tuning file %s:%u", path, number);
+    if (device && l->source) {
+        l->device = clprim__malloc(strlen(device) + 1);
+        if (l->device)
+            strcpy(l->device, device);
+    }
+    if (!l->source || (device && !l->device)) {
+        free(l->source);
+        *oom = 1;
+        return "out of host memory";
+    }
+    f->count++;
+    return NULL;
+}
+
+clprim_status clprim__tuning_file_read(const char *path, clprim__tuning_file **out,
+                                       char **message)
+{
+    FILE *fp = fopen(path, "r");
+    clprim__tuning_file *f = NULL;
+    char text[4096];
+    size_t cap = 0;
+    unsigned number = 0;
+    const char *why = NULL;
+    int oom = 0;
+    *out = NULL;
+    *message = NULL;
+    if (!fp) {
+        *message = clprim__format("tuning file %s: cannot be read (%s)", path, strerror(errno));
+        return CLPRIM_INVALID_ARGUMENT;
+    }
+    f = clprim__calloc(1, sizeof *f);
+    oom = !f;
+    while (!oom && !why && fgets(text, sizeof text, fp)) {
+        ++number;
+        if (!strchr(text, '\n') && !feof(fp)) {
+            why = "line longer than 4095 characters";
+            break;
+        }
+        if (f->count == cap) {
+            clprim__tuning_line *grown =
+                clprim__realloc(f->lines, (cap ? 2 * cap : 8) * sizeof *grown);
+            if (!grown) {
+                oom = 1;
+                break;
+            }
+            f->lines = grown;
+            cap = cap ? 2 * cap : 8;
+        }
+        why = parse_line(f, text, path, number, &oom);
+    }
+    if (!oom && !why && ferror(fp))
+        why = "read error";
+    fclose(fp);
+    if (oom || why) {
+        clprim__tuning_file_free(f);
+        *message = oom ? NULL : clprim__format("tuning file %s line %u: %s", path, number, why);
+        return oom ? CLPRIM_OUT_OF_HOST_MEMORY : CLPRIM_INVALID_ARGUMENT;
+    }
+    *out = f;
+    return CLPRIM_SUCCESS;
+}
+
+static void field_set(void *t, const clprim__tuning_field *f, unsigned long long v)
+{
+    char *at = (char *)t + f->offset;
+    if (f->kind == 'z') {
+        size_t z = (size_t)v;
+        memcpy(at, &z, sizeof z);
+    } else if (f->kind == 'e') {
+        int e = (int)v;
+        memcpy(at, &e, sizeof e);
+    } else {
+        unsigned u = (unsigned)v;
+        memcpy(at, &u, sizeof u);
+    }
+}
+
+void clprim__tuning_user(const clprim__tuning_file *file, const char *primitive,
+                         const clprim_device_info *d, size_t elem_size, size_t n, void *t)
+{
+    size_t i, p;
+    unsigned k;
+    if (!file || !primitive_index(primitive, &p))
+        return;
+    for (i = 0; i < file->count; ++i) {
+        const clprim__tuning_line *l = &file->lines[i];
+        if (l->primitive != p || (l->device && !strstr(d->device_name, l->device)) ||
+            (l->elem_size && l->elem_size != elem_size) || n < l->min_n ||
+            (l->max_n && n > l->max_n))
+            continue;
+        for (k = 0; k < l->count; ++k)
+            field_set(t, &primitives[p].fields[l->field[k]], l->value[k]);
+        memcpy((char *)t + primitives[p].source, &l->source, sizeof l->source);
+        return;
+    }
+}
+
+size_t clprim__tuning_describe(const char *primitive, const clprim_device_info *d,
+                               size_t elem_size, const void *t, char *buf, size_t size)
+{
+    char line[1024];
+    size_t p, k, len;
+    const char *source;
+    if (!primitive_index(primitive, &p))
+        return 0;
+    len = (size_t)snprintf(line, sizeof line, "%s device=\"%s\" elem_size=%zu", primitive,
+                           d->device_name, elem_size);
+    for (k = 0; k < primitives[p].count && len < sizeof line; ++k) {
+        const clprim__tuning_field *f = &primitives[p].fields[k];
+        const char *at = (const char *)t + f->offset;
+        unsigned long long v;
+        if (f->kind == 'z') {
+            size_t z;
+            memcpy(&z, at, sizeof z);
+            v = z;
+        } else if (f->kind == 'e') {
+            int e;
+            memcpy(&e, at, sizeof e);
+            v = (unsigned long long)e;
+        } else {
+            unsigned u;
+            memcpy(&u, at, sizeof u);
+            v = u;
+        }
+        len += (size_t)snprintf(line + len, sizeof line - len, " %s=%llu", f->name, v);
+    }
+    memcpy(&source, (const char *)t + primitives[p].source, sizeof source);
+    if (len < sizeof line)
+        snprintf(line + len, sizeof line - len, "  # %s", source ? source : "?");
+    return (size_t)snprintf(buf, size, "%s", line);
 }
