@@ -60,7 +60,7 @@ static long long value_of(const char *line, const char *name)
     const char *p;
     snprintf(key, sizeof key, " %s=", name);
     p = strstr(line, key);
-    return p ? atoll(p + strlen(key)) : -1;
+    return p ? (long long)strtoull(p + strlen(key), NULL, 10) : -1;
 }
 
 static long long param(clprim_context *ctx, const char *prim, size_t elem, size_t n,
@@ -318,14 +318,14 @@ static void test_tuned_file(void **state)
         p = strchr(strchr(text, '"') + 1, '"') + 1;
         for (tok = strtok(p, " \t\n"); tok && *tok != '#'; tok = strtok(NULL, " \t\n")) {
             char name[64];
-            long long v;
-            if (sscanf(tok, "%63[^=]=%lld", name, &v) != 2 || !strcmp(name, "min_n") ||
+            unsigned long long v;
+            if (sscanf(tok, "%63[^=]=%llu", name, &v) != 2 || !strcmp(name, "min_n") ||
                 !strcmp(name, "max_n") || !strcmp(name, "elem_size"))
                 continue;
             if (!strcmp(name, "wg_size") || !strcmp(name, "sp_wg_size"))
-                assert_true(value_of(line, name) >= 1 && value_of(line, name) <= v);
+                assert_true(value_of(line, name) >= 1 && (unsigned long long)value_of(line, name) <= v);
             else
-                assert_int_equal(value_of(line, name), v);
+                assert_int_equal((unsigned long long)value_of(line, name), v);
         }
         ++rows;
     }

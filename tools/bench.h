@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What tools/clprim-bench.c and tools/first_call.c (one executable) share. */
+/* What clprim-bench (clprim-bench.c, first_call.c, bench_*.c) and clprim-tune
+ * share; the clock and the ceilings are bench_timing.c's. */
 #ifndef CLPRIM_BENCH_H
 #define CLPRIM_BENCH_H
 
@@ -32,6 +33,13 @@ double batch_us(bench *b, enqueue_fn fn, const void *arg);
 void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
                  double *copy_host_us, double *read_us, double *copy_batch_us,
                  double *read_batch_us);
+
+/* b over ctx: its queue, in and out of `bytes` each, and the copy, read
+ * and gate kernels; 0, or -1 when a buffer cannot be made (bench_close
+ * releases what was). */
+int bench_open(bench *b, clprim_context *ctx, size_t bytes);
+/* Releases b's buffers and kernels (not the context). */
+void bench_close(bench *b);
 
 /* Monotonic clock in microseconds. */
 double now_us(void);

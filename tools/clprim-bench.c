@@ -48,196 +48,6 @@
 
 
 
-double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static double event_span_us(cl_event from, cl_event to, cl_profiling_info from_what)
-{
-    cl_ulong a = 0, b = 0;
-    if (clGetEventProfilingInfo(from, from_what, sizeof a, &a, NULL) != CL_SUCCESS ||
-        clGetEventProfilingInfo(to, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL) != CL_SUCCESS ||
-        b <= a)
-        return NAN;
-    return (double)(b - a) / 1e3;
-}
-
-static const char copy4_src[] =
-    "kernel void copy4(global const float4 *in, global float4 *out, ulong count)\n"
-    "{ ulong i = get_global_id(0); if (i < count) out[i] = in[i]; }\n"
-    /* reads every float4 once; the store never happens for the bench's data
-     * but the compiler cannot know, so the loads stay */
-    "kernel void read4(global const float4 *in, global float4 *out, ulong count)\n"
-    "{ ulong i = get_global_id(0); if (i < count) { float4 v = in[i];\n"
-    "  if (v.x == 1234.5f && v.y == -4321.5f) out[0] = v; } }\n"
-    /* a chain of dependent multiply-adds that the compiler must keep */
-    "kernel void gate(global uint *sink, uint iters)\n"
-    "{ uint x = get_global_id(0) + 7u; for (uint i = 0; i < iters; ++i) x = x * 1664525u + 1013904223u;\n"
-    "  sink[0] = x; }\n";
-
-static int enqueue_copy(bench *b, const void *bytes, cl_event *ev)
-{
-    return clEnqueueCopyBuffer(b->q, b->in, b->out, 0, 0, *(const size_t *)bytes, 0, NULL, ev) ==
-           CL_SUCCESS;
-}
-
-/* copy4 or read4 over `bytes` (a multiple of 16), one float4 per work-item */
-static int enqueue_kernel4(bench *b, cl_kernel kern, size_t bytes, cl_event *ev)
-{
-    cl_ulong count = bytes / 16;
-    size_t global = ((size_t)count + 255) / 256 * 256, local = 256;
-    return clSetKernelArg(kern, 0, sizeof b->in, &b->in) == CL_SUCCESS &&
-           clSetKernelArg(kern, 1, sizeof b->out, &b->out) == CL_SUCCESS &&
-           clSetKernelArg(kern, 2, sizeof count, &count) == CL_SUCCESS &&
-           clEnqueueNDRangeKernel(b->q, kern, 1, NULL, &global, &local, 0, NULL, ev) ==
-               CL_SUCCESS;
-}
-
-/* About 0.1 ms of one work-item's dependent arithmetic on a GPU (no memory
- * traffic), longer than the host needs to enqueue a call. */
-static void enqueue_gate(bench *b)
-{
-    const cl_uint iters = 40000;
-    size_t one = 1;
-    if (b->gate && clSetKernelArg(b->gate, 0, sizeof b->sink, &b->sink) == CL_SUCCESS &&
-        clSetKernelArg(b->gate, 1, sizeof iters, &iters) == CL_SUCCESS)
-        clEnqueueNDRangeKernel(b->q, b->gate, 1, NULL, &one, &one, 0, NULL, NULL);
-}
-
-/* One timed run: `count` runs of fn back to back after a marker (queued
- * behind the gate when `gated`), device time from the marker's end to the
- * last run's end over count; *ok = 0 if fn fails. */
-static double marked_us(bench *b, enqueue_fn fn, const void *arg, int count, int gated, int *ok)
-{
-    cl_event mark = NULL, ev = NULL;
-    double t = NAN;
-    int k;
-    clFinish(b->q);
-    if (gated)
-        enqueue_gate(b);
-    clEnqueueMarkerWithWaitList(b->q, 0, NULL, &mark);
-    for (*ok = 1, k = 0; k < count && *ok; ++k) {
-        if (ev)
-            clReleaseEvent(ev);
-        ev = NULL;
-        *ok = fn(b, arg, &ev) && ev;
-    }
-    clFinish(b->q);
-    if (*ok)
-        t = event_span_us(mark, ev, CL_PROFILING_COMMAND_END) / count;
-    clReleaseEvent(mark);
-    if (ev)
-        clReleaseEvent(ev);
-    return t;
-}
-
-/* Device time of one run of fn (one command or one library call): from a
- * marker queued behind the gate to fn's last end. */
-double gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
-{
-    return marked_us(b, fn, arg, 1, 1, ok);
-}
-
-double median_gated_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
-{
-    double t[MAX_REPS];
-    int r;
-    for (r = -2; r < b->reps && *ok; ++r) {
-        const double us = gated_us(b, fn, arg, ok);
-        if (r >= 0)
-            t[r] = us;
-    }
-    return *ok ? median(t, b->reps) : NAN;
-}
-
-double median_host_us(bench *b, enqueue_fn fn, const void *arg, int *ok)
-{
-    double t[MAX_REPS];
-    int r;
-    for (r = 0; r < b->reps && *ok; ++r) {
-        const double t0 = now_us();
-        *ok = fn(b, arg, NULL);
-        clFinish(b->q);
-        t[r] = now_us() - t0;
-    }
-    return *ok ? median(t, b->reps) : NAN;
-}
-
-/* Median over reps of (marker end .. end of the last of b->batch runs of
- * fn) / b->batch, after one untimed batch; NAN when batching is off or a
- * run fails. */
-double batch_us(bench *b, enqueue_fn fn, const void *arg)
-{
-    double t[MAX_REPS];
-    int r, ok = b->batch > 0;
-    for (r = -1; r < b->reps && ok; ++r) {
-        const double us = marked_us(b, fn, arg, b->batch, 0, &ok);
-        if (r >= 0)
-            t[r] = us;
-    }
-    return ok ? median(t, b->reps) : NAN;
-}
-
-static int enqueue_read(bench *b, const void *bytes, cl_event *ev)
-{
-    return enqueue_kernel4(b, b->read4, *(const size_t *)bytes, ev);
-}
-
-static int enqueue_copy4(bench *b, const void *bytes, cl_event *ev)
-{
-    return enqueue_kernel4(b, b->copy4, *(const size_t *)bytes, ev);
-}
-
-/* Median device time (gated, as for the calls) of clEnqueueCopyBuffer, the
- * float4 copy kernel and the read kernel, batched times of the copy and the
- * read, and host wall-clock of one clEnqueueCopyBuffer plus clFinish. */
-void time_copies(bench *b, size_t bytes, double *copy_us, double *kernel_us,
-                 double *copy_host_us, double *read_us, double *copy_batch_us,
-                 double *read_batch_us)
-{
-    double t[MAX_REPS], k[MAX_REPS], h[MAX_REPS], rd[MAX_REPS];
-    const int kernels = bytes % 16 == 0 && b->copy4 && b->read4;
-    int r, ok;
-    for (r = -2; r < b->reps; ++r) { /* the first two warm up */
-        double t0, tc, tk, tr;
-        clFinish(b->q);
-        t0 = now_us();
-        enqueue_copy(b, &bytes, NULL);
-        clFinish(b->q);
-        t0 = now_us() - t0;
-        tc = gated_us(b, enqueue_copy, &bytes, &ok);
-        tk = kernels ? gated_us(b, enqueue_copy4, &bytes, &ok) : NAN;
-        tr = kernels ? gated_us(b, enqueue_read, &bytes, &ok) : NAN;
-        if (r >= 0) {
-            h[r] = t0;
-            t[r] = tc;
-            k[r] = tk;
-            rd[r] = tr;
-        }
-    }
-    *copy_us = median(t, b->reps);
-    *copy_host_us = median(h, b->reps);
-    *kernel_us = kernels ? median(k, b->reps) : NAN;
-    *read_us = kernels ? median(rd, b->reps) : NAN;
-    *copy_batch_us = batch_us(b, enqueue_copy, &bytes);
-    *read_batch_us = kernels ? batch_us(b, enqueue_read, &bytes) : NAN;
-}
-
 /* One library call, for gated_us and batch_us. */
 typedef struct call {
     const clprim_scan_desc *scan;     /* NULL: reduce */
@@ -464,29 +274,13 @@ int main(int argc, char **argv)
         return 1;
     }
     clprim_context_device_info(b.ctx, &info);
-    b.q = clprim_context_queue(b.ctx);
     elem = clprim_type_size(type);
-    b.in = clCreateBuffer(clprim_context_cl_context(b.ctx), CL_MEM_READ_WRITE, max_n * elem, NULL, &err);
-    b.out = clCreateBuffer(clprim_context_cl_context(b.ctx), CL_MEM_READ_WRITE, max_n * elem, NULL, &err);
-    b.sink = clCreateBuffer(clprim_context_cl_context(b.ctx), CL_MEM_READ_WRITE, 16, NULL, &err);
     host_in = malloc(max_n * elem);
     want = malloc(max_n * elem);
     got = malloc(max_n * elem);
-    if (!b.in || !b.out || !b.sink || !host_in || !want || !got) {
+    if (bench_open(&b, b.ctx, max_n * elem) != 0 || !host_in || !want || !got) {
         fprintf(stderr, "clprim-bench: cannot allocate %zu elements\n", max_n);
         return 1;
-    }
-    {
-        const char *src = copy4_src;
-        cl_program p = clCreateProgramWithSource(clprim_context_cl_context(b.ctx), 1, &src, NULL, &err);
-        cl_device_id dev = clprim_context_device(b.ctx);
-        if (err == CL_SUCCESS && clBuildProgram(p, 1, &dev, "", NULL, NULL) == CL_SUCCESS) {
-            b.copy4 = clCreateKernel(p, "copy4", &err);
-            b.read4 = clCreateKernel(p, "read4", &err);
-            b.gate = clCreateKernel(p, "gate", &err);
-        }
-        if (p)
-            clReleaseProgram(p);
     }
     if (sat) {
         rc = clprim_bench_sat(&b, sat, sat_sides, sat_count, csv_path, progress);
@@ -625,15 +419,7 @@ int main(int argc, char **argv)
     if (csv)
         fclose(csv);
 done:
-    if (b.copy4)
-        clReleaseKernel(b.copy4);
-    if (b.read4)
-        clReleaseKernel(b.read4);
-    if (b.gate)
-        clReleaseKernel(b.gate);
-    clReleaseMemObject(b.sink);
-    clReleaseMemObject(b.in);
-    clReleaseMemObject(b.out);
+    bench_close(&b);
     free(host_in);
     free(want);
     free(got);
