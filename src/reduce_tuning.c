@@ -12,8 +12,17 @@ struct clprim__reduce_row {
 static const struct clprim__reduce_row rows[] = {
     /* NVIDIA (warp 32): reduce_fast uses 32 registers, so 8 work-groups of
      * 256 fill an SM (2048 threads). 6-128 work-groups per compute unit
-     * measured within run-to-run spread (H100, 2^28, 2026-11-22; README). */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 8, "NVIDIA GPU"}},
+     * measured within run-to-run spread (H100, 2^28, 2026-11-22; README).
+     * clprim-tune (2026-11-24, driver 580.159.04) over work-groups of 64-1024
+     * and 1-32 groups per CU: within 1% of this row on both GPUs (H100 int32
+     * 0.986 of read at 2^28 with 4 per CU, this row 0.980; H200 this row). */
+    {{0x10DE, "H100", CL_DEVICE_TYPE_GPU, 0, 0},
+     {256, 8, "NVIDIA H100 (clprim-tune 2026-11-24: int32 sum 0.98 of read at 2^28)"}},
+    {{0x10DE, "H200", CL_DEVICE_TYPE_GPU, 0, 0},
+     {256, 8, "NVIDIA H200 (clprim-tune 2026-11-24: int32 sum 1.005 of read at 2^28, "
+               "int64 0.989)"}},
+    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
+     {256, 8, "NVIDIA GPU (the H100's row; unmeasured on this GPU)"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 4, "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core; 64 work-items keep the

@@ -21,6 +21,12 @@
 #define NVIDIA_4_MAX_N ((size_t)-1)
 #define NVIDIA_8_MAX_N ((size_t)-1)
 
+/* The NVIDIA shapes: 4-byte and 8-byte elements (the measurements below). */
+#define NVIDIA_4(source)                                                                    \
+    {256, 8, 16, 32, 4096, 6, 256, 80, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, source}
+#define NVIDIA_8(source)                                                                    \
+    {256, 8, 8, 16, 4096, 12, 128, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N, source}
+
 struct clprim__scan_row {
     clprim__row_match match;
     clprim__scan_tuning t;
@@ -67,13 +73,31 @@ static const struct clprim__scan_row rows[] = {
      * 48 0.75-0.81, 40 0.51-0.67; through OpenCL, per call / batched, with
      * 80: int32 0.932-0.939 / 0.959-0.960, float 0.937-0.945 / 0.961-0.962
      * at 3, 4 or 6 groups per CU. The 8-byte pass needs 80 unbounded (6 of
-     * 128 per SM); bounding it to 72 or 64 measured slower (0.937, 0.93). */
+     * 128 per SM); bounding it to 72 or 64 measured slower (0.937, 0.93).
+     * clprim-tune (2026-11-24, driver 580.159.04; bench/2026-11-24-h100/tune,
+     * bench/2026-11-24-h200/tune) searched work-group, items, groups per CU and
+     * register bound again at 2^24 and 2^28 on the H100 and at 2^24, 2^26 and
+     * 2^28 on the H200: these shapes came out best on both, within 1%; its
+     * one size class (the H200's int32 at 2^24 with 4 groups per CU, 0.755
+     * against 0.738 in its own run) measured no gain in clprim-bench
+     * (0.731 / 0.735) and is not kept. */
+    {{0x10DE, "H100", CL_DEVICE_TYPE_GPU, 8, 0},
+     NVIDIA_8("NVIDIA H100, 8-byte elements (clprim-tune 2026-11-24, driver 580.159.04: "
+              "int64 sum 0.968 of copy at 2^28, 0.919 at 2^24)")},
+    {{0x10DE, "H100", CL_DEVICE_TYPE_GPU, 0, 0},
+     NVIDIA_4("NVIDIA H100 (clprim-tune 2026-11-24, driver 580.159.04: int32 sum 0.962 of "
+              "copy at 2^28, 0.849 at 2^24)")},
+    {{0x10DE, "H200", CL_DEVICE_TYPE_GPU, 8, 0},
+     NVIDIA_8("NVIDIA H200, 8-byte elements (clprim-tune 2026-11-24, driver 580.159.04: "
+              "int64 sum 0.889 of copy at 2^28, 0.885 at 2^26, 0.831 at 2^24)")},
+    {{0x10DE, "H200", CL_DEVICE_TYPE_GPU, 0, 0},
+     NVIDIA_4("NVIDIA H200 (clprim-tune 2026-11-24, driver 580.159.04: int32 sum 0.876 of "
+              "copy at 2^28, 0.837 at 2^26, 0.74-0.76 at 2^24)")},
+    /* other NVIDIA GPUs: the H100's shapes */
     {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8, 0},
-     {256, 8, 8, 16, 4096, 12, 128, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N,
-      "NVIDIA GPU, 8-byte elements"}},
+     NVIDIA_8("NVIDIA GPU, 8-byte elements (the H100's row; unmeasured on this GPU)")},
     {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
-     {256, 8, 16, 32, 4096, 6, 256, 80, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N,
-      "NVIDIA GPU"}},
+     NVIDIA_4("NVIDIA GPU (the H100's row; unmeasured on this GPU)")},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
      {256, 8, 8, 8, 4096, 0, 256, 0, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},

@@ -59,7 +59,8 @@ static const char usage[] =
     "usage: clprim-info [--help]\n"
     "Lists every OpenCL platform and device, what clprim probes on each (SIMD width\n"
     "and where it came from, local memory and banks, fp64, 64-bit atomics, inline\n"
-    "PTX, single-pass support) and whether each kernel family builds and gives the\n"
+    "PTX, single-pass support), the tuning rows it would use, and whether each\n"
+    "kernel family builds and gives the\n"
     "right answer there. Exit status 1 when no OpenCL platform is found.\n";
 
 int main(int argc, char **argv)
@@ -110,6 +111,16 @@ int main(int argc, char **argv)
                    i.has_fp64 ? "yes" : "no", i.has_int64_atomics ? "yes" : "no",
                    i.has_subgroups ? "yes" : "no", i.has_nv_ptx ? "yes" : "no",
                    i.has_single_pass ? "yes" : "no");
+            printf("  tuning rows (4-byte elements, large n; clprim_context_tuning):\n");
+            {
+                static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat",
+                                                    "sort"};
+                char row[1024];
+                size_t k;
+                for (k = 0; k < sizeof prims / sizeof prims[0]; ++k)
+                    if (clprim_context_tuning(ctx, prims[k], 4, (size_t)1 << 28, row, sizeof row))
+                        printf("    %s\n", row);
+            }
             printf("  kernel families:\n");
             for (a = 1; a < CLPRIM_SCAN_ALGORITHM_COUNT_; ++a)
                 check_family(ctx, (clprim_scan_algorithm)a, CLPRIM_TYPE_INT32, -1);

@@ -179,17 +179,18 @@ done:
     return ratio;
 }
 
-/* The values tried for a parameter (0-terminated; zero itself as "none"
- * only where it means that: the register bound). */
+#define END (~0ull)
+
+/* The values tried for a parameter (END-terminated). */
 static const unsigned long long *grid(const tuner *t, const char *name)
 {
-    static const unsigned long long wg[] = {64, 128, 256, 512, 0};
-    static const unsigned long long items[] = {8, 12, 16, 20, 24, 28, 32, 0};
-    static const unsigned long long ml_items[] = {4, 8, 12, 16, 24, 32, 0};
-    static const unsigned long long groups[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 0};
-    static const unsigned long long regs[] = {64, 72, 80, 96, 128, 255, 0};
-    static const unsigned long long r_wg[] = {64, 128, 256, 512, 1024, 0};
-    static const unsigned long long r_groups[] = {1, 2, 4, 8, 16, 32, 0};
+    static const unsigned long long wg[] = {128, 256, 512, END};
+    static const unsigned long long items[] = {12, 16, 20, 24, 28, 32, END};
+    static const unsigned long long ml_items[] = {4, 8, 12, 16, 24, 32, END};
+    static const unsigned long long groups[] = {3, 4, 6, 8, 12, END};
+    static const unsigned long long regs[] = {0, 64, 80, 96, END}; /* 0: no bound */
+    static const unsigned long long r_wg[] = {64, 128, 256, 512, 1024, END};
+    static const unsigned long long r_groups[] = {1, 2, 4, 8, 16, 32, END};
     if (!strcmp(name, "sp_wg_size") || !strcmp(name, "wg_size"))
         return wg;
     if (!strcmp(name, "sp_tile_items"))
@@ -249,7 +250,7 @@ static double search(tuner *t, const job *j, row *r)
             if (at < 0 || !v)
                 continue;
             keep = r->value[at];
-            for (; *v && (!t->quick || tried < 1); ++v) {
+            for (; *v != END && (!t->quick || tried < 1); ++v) {
                 double ratio;
                 if (*v == keep)
                     continue;
@@ -371,6 +372,7 @@ static int tune_one(tuner *t, FILE *out, const char *primitive, clprim_type type
                 date, t->info.device_name, t->info.driver_version, primitive,
                 clprim_type_name(type), sizes[0], any_ratio,
                 !strcmp(primitive, "scan") ? "copy" : "read", line);
+        fflush(out);
     }
     return 0;
 }
