@@ -201,9 +201,6 @@ typedef struct clprim_context_options {
   void *log_user;      /* passed back to log */
   unsigned flags;      /* CLPRIM_CONTEXT_* */
   const char *cache_dir; /* on-disk program cache folder; NULL: the default */
-  /* A tuning file (below) read at creation; NULL: $CLPRIM_TUNING_FILE, and
-   * when that is unset or empty too, none. */
-  const char *tuning_file;
 } clprim_context_options;
 
 /* Tuning files
@@ -213,8 +210,11 @@ typedef struct clprim_context_options {
  * by device name, vendor, device type, element size and, where a row says so,
  * by n. A tuning file adds rows of the caller's in front of that table, so a
  * GPU can be tuned without rebuilding clprim; `clprim-tune` measures a device
- * and writes such a file (docs/tuning.md). Text, one row per line, "#" to the
- * end of a line is a comment:
+ * and writes such a file (docs/tuning.md). A context reads the file that
+ * $CLPRIM_TUNING_FILE names when it is created (a file refused there fails
+ * the creation with CLPRIM_INVALID_ARGUMENT, the message going to the log
+ * callback), and clprim_context_set_tuning_file gives it another. Text, one
+ * row per line, "#" to the end of a line is a comment:
  *
  *   scan device="NVIDIA H200" elem_size=4 min_n=1 max_n=33554432 sp_tile_items=24
  *
@@ -226,9 +226,9 @@ typedef struct clprim_context_options {
  * clprim_context_tuning writes. The first row that matches a call is used.
  * Values are checked against what the device and the kernels allow and
  * lowered where needed, as built-in rows are. A file that cannot be read, an
- * unknown primitive or parameter, or a value that is not a number makes
- * context creation fail with CLPRIM_INVALID_ARGUMENT and a message naming the
- * file and line (through the log callback). */
+ * unknown primitive or parameter, a value that is not a number, or min_n
+ * above max_n is refused with CLPRIM_INVALID_ARGUMENT and a message naming
+ * the file and line. */
 
 /* Creates a context on a device chosen as options->device says, with its own
  * cl_context and in-order command queue (profiling enabled). Returns
@@ -303,6 +303,14 @@ CLPRIM_API clprim_status clprim_context_device_info(const clprim_context *ctx,
  * elem_size 0. Thread-safe. */
 CLPRIM_API size_t clprim_context_tuning(const clprim_context *ctx, const char *primitive,
                                         size_t elem_size, size_t n, char *buf, size_t size);
+
+/* Reads the tuning file at path (format above) and makes its rows the
+ * context's, replacing those it had ($CLPRIM_TUNING_FILE's, or an earlier
+ * call's); NULL or "" removes them. Calls enqueued later use them; those
+ * already enqueued are unaffected. A refused file leaves the context's rows
+ * as they were: CLPRIM_INVALID_ARGUMENT, the last error naming the file and
+ * line. Takes the context's lock (callable while other threads use it). */
+CLPRIM_API clprim_status clprim_context_set_tuning_file(clprim_context *ctx, const char *path);
 
 /* ------------------------------------------------------------------------ */
 /* User-defined operators and element types                                  */

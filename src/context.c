@@ -98,7 +98,7 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
         ctx->flags = opt->flags;
     }
     ctx->cache_dir = clprim__cache_dir(opt);
-    tuning = opt && opt->tuning_file ? opt->tuning_file : getenv("CLPRIM_TUNING_FILE");
+    tuning = getenv("CLPRIM_TUNING_FILE");
     if (tuning && *tuning) {
         char *why = NULL;
         st = clprim__tuning_file_read(tuning, &ctx->tuning, &why);
@@ -268,6 +268,29 @@ void clprim_context_release(clprim_context *ctx)
     free(ctx->cache_dir);
     clprim__tuning_file_free(ctx->tuning);
     free(ctx);
+}
+
+clprim_status clprim_context_set_tuning_file(clprim_context *ctx, const char *path)
+{
+    clprim__tuning_file *f = NULL;
+    char *why = NULL;
+    clprim_status st = CLPRIM_SUCCESS;
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    pthread_mutex_lock(&ctx->lock);
+    if (path && *path)
+        st = clprim__tuning_file_read(path, &f, &why);
+    if (st == CLPRIM_SUCCESS) {
+        clprim__tuning_file_free(ctx->tuning);
+        ctx->tuning = f;
+        clprim__log(ctx, CLPRIM_LOG_INFO, "tuning file %s", f ? path : "none");
+    } else {
+        st = why ? clprim__fail(ctx, st, "%s", why)
+                 : clprim__fail(ctx, st, "out of host memory reading tuning file %s", path);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    free(why);
+    return st;
 }
 
 cl_context clprim_context_cl_context(const clprim_context *ctx)

@@ -64,7 +64,8 @@ struct clprim_context {
     clprim__program *programs;
     clprim__pool_buf *pool;
     char *cache_dir;      /* on-disk program cache folder, NULL when off */
-    clprim__tuning_file *tuning; /* the caller's tuning rows, NULL: none */
+    clprim__tuning_file *tuning; /* the caller's tuning rows, NULL: none (replaced
+                                    under the lock; read with it held) */
     unsigned long cache_writes;
     cl_context build_ctx; /* when cl_ctx holds several devices: one of ours
                              alone, where programs are built from source
@@ -149,8 +150,8 @@ const void *clprim__tuning_row(const clprim_device_info *d, size_t elem_size, si
     clprim__tuning_row((d), (elem_size), (n), (rows), sizeof(rows) / sizeof((rows)[0]),    \
                        sizeof((rows)[0]))
 
-/* The caller's tuning file (clprim_context_options.tuning_file or
- * $CLPRIM_TUNING_FILE; format in clprim.h), read once at context creation. */
+/* The caller's tuning file ($CLPRIM_TUNING_FILE at context creation, or
+ * clprim_context_set_tuning_file; format in clprim.h). */
 /* *message (heap, or NULL when memory is short) says why a file is refused. */
 clprim_status clprim__tuning_file_read(const char *path, clprim__tuning_file **out,
                                        char **message);

@@ -602,10 +602,11 @@ clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_de
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc or bytes is NULL");
     pthread_mutex_lock(&ctx->lock);
     st = key_form_of(ctx, desc, n, &f);
+    if (st == CLPRIM_SUCCESS) /* under the lock: the context's tuning file */
+        p = plan_of(ctx, desc, &f, n);
     pthread_mutex_unlock(&ctx->lock);
     if (st != CLPRIM_SUCCESS)
         return st;
-    p = plan_of(ctx, desc, &f, n);
     m = memory_of(&f, desc->value_size, n, (size_t)p.t.wg_size * p.items,
                   p.algo == CLPRIM_SORT_TILE_BITONIC);
     *bytes = scratch_bytes(&m, desc->value_size);

@@ -6,13 +6,12 @@
 
 #include <string.h>
 
-size_t clprim_context_tuning(const clprim_context *ctx, const char *primitive, size_t elem_size,
-                             size_t n, char *buf, size_t size)
+
+/* Lock held (the tuning file may be replaced meanwhile otherwise). */
+static size_t describe(const clprim_context *ctx, const char *primitive, size_t elem_size,
+                       size_t n, char *buf, size_t size)
 {
-    const clprim_device_info *d;
-    if (!ctx || !primitive || !elem_size || (!buf && size))
-        return 0;
-    d = &ctx->info;
+    const clprim_device_info *d = &ctx->info;
     if (!strcmp(primitive, "scan")) {
         const clprim__scan_tuning t = clprim__scan_tuning_for(ctx, elem_size, n);
         return clprim__tuning_describe(primitive, d, elem_size, &t, buf, size);
@@ -38,4 +37,19 @@ size_t clprim_context_tuning(const clprim_context *ctx, const char *primitive, s
         return clprim__tuning_describe(primitive, d, elem_size, &t, buf, size);
     }
     return 0;
+}
+
+size_t clprim_context_tuning(const clprim_context *ctx, const char *primitive, size_t elem_size,
+                             size_t n, char *buf, size_t size)
+{
+    pthread_mutex_t *lock;
+    size_t len;
+    if (!ctx || !primitive || !elem_size || (!buf && size))
+        return 0;
+    /* the lock is the context's own state, not what const promises */
+    lock = (pthread_mutex_t *)&ctx->lock;
+    pthread_mutex_lock(lock);
+    len = describe(ctx, primitive, elem_size, n, buf, size);
+    pthread_mutex_unlock(lock);
+    return len;
 }

@@ -49,7 +49,7 @@ static void wrap_devices(void)
     cl_device_id self = clprim_context_device(ctx), devs[MAX_DEVICES];
     cl_platform_id platform;
     cl_device_type type;
-    const clprim_context_options opt = {NULL, print_warning, NULL, 0, NULL, NULL};
+    const clprim_context_options opt = {NULL, print_warning, NULL, 0, NULL};
     cl_uint n = 0, i;
     cl_int err;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Tuning files and clprim_context_tuning: rows of the caller's read at
- * context creation, matched by primitive, device, element size and n, set
+/* Tuning files and clprim_context_tuning: rows of the caller's
+ * ($CLPRIM_TUNING_FILE, clprim_context_set_tuning_file), matched by primitive, device, element size and n, set
  * over the built-in rows, and used by the calls (their results checked
  * against the host reference); refused files with the file and line named.
  * With $CLPRIM_TEST_TUNED_FILE (CTest: the file clprim-tune wrote in the
@@ -43,14 +43,26 @@ static const char *write_file(const char *name, const char *text)
     return path;
 }
 
+/* A context with the tuning file (NULL: none); on a refused file, the
+ * context's last error goes to log_text and *ctx is NULL. */
 static clprim_status create(const char *tuning_file, clprim_context **ctx)
 {
     clprim_context_options opt;
+    clprim_status st;
     memset(&opt, 0, sizeof opt);
     opt.log = capture;
-    opt.tuning_file = tuning_file;
     log_text[0] = '\0';
-    return clprim_context_create(&opt, ctx);
+    st = clprim_context_create(&opt, ctx);
+    if (st == CLPRIM_SUCCESS && tuning_file) {
+        st = clprim_context_set_tuning_file(*ctx, tuning_file);
+        if (st != CLPRIM_SUCCESS) {
+            size_t len = strlen(log_text);
+            clprim_context_last_error(*ctx, log_text + len, sizeof log_text - len);
+            clprim_context_release(*ctx);
+            *ctx = NULL;
+        }
+    }
+    return st;
 }
 
 /* The value of `name` in a clprim_context_tuning line; -1 when absent. */
@@ -205,11 +217,27 @@ static void test_round_trip(void **state)
     clprim_context_release(ctx);
 }
 
-/* $CLPRIM_TUNING_FILE when the options name none. */
+/* $CLPRIM_TUNING_FILE at creation; clprim_context_set_tuning_file replaces
+ * a context's rows, keeps them when it refuses a file, and NULL removes them. */
 static void test_environment(void **state)
 {
     clprim_context *ctx;
+    long long built_in;
     (void)state;
+    assert_int_equal(create(NULL, &ctx), CLPRIM_SUCCESS);
+    built_in = param(ctx, "scan", 4, 100, "coarse_items");
+    assert_int_equal(clprim_context_set_tuning_file(ctx, write_file("a.txt", "scan coarse_items=5\n")),
+                     CLPRIM_SUCCESS);
+    assert_int_equal(param(ctx, "scan", 4, 100, "coarse_items"), 5);
+    assert_int_equal(clprim_context_set_tuning_file(ctx, write_file("b.txt", "scan coarse_items=\n")),
+                     CLPRIM_INVALID_ARGUMENT);
+    assert_int_equal(tu_refused(ctx, CLPRIM_INVALID_ARGUMENT, CLPRIM_INVALID_ARGUMENT, "b.txt line 1"),
+                     0);
+    assert_int_equal(param(ctx, "scan", 4, 100, "coarse_items"), 5);
+    assert_int_equal(clprim_context_set_tuning_file(ctx, NULL), CLPRIM_SUCCESS);
+    assert_int_equal(param(ctx, "scan", 4, 100, "coarse_items"), built_in);
+    assert_int_equal(clprim_context_set_tuning_file(NULL, NULL), CLPRIM_INVALID_ARGUMENT);
+    clprim_context_release(ctx);
     setenv("CLPRIM_TUNING_FILE", write_file("env.txt", "scan coarse_items=3\n"), 1);
     assert_int_equal(create(NULL, &ctx), CLPRIM_SUCCESS);
     assert_int_equal(param(ctx, "scan", 4, 100, "coarse_items"), 3);
@@ -350,8 +378,9 @@ int main(void)
         return 1;
     failed = cmocka_run_group_tests(tests, NULL, NULL);
     {
-        static const char *const files[] = {"rows.txt", "trip.txt", "env.txt", "env-bad.txt",
-                                            "bad.txt",  "long.txt", "extreme.txt", "huge.txt"};
+        static const char *const files[] = {"rows.txt", "trip.txt",    "env.txt",  "env-bad.txt",
+                                            "bad.txt",  "long.txt",    "a.txt",    "b.txt",
+                                            "extreme.txt", "huge.txt"};
         char path[256];
         size_t i;
         for (i = 0; i < sizeof files / sizeof files[0]; ++i) {

@@ -135,11 +135,13 @@ static double measure(tuner *t, const job *j, const row *r, double best, const c
         return -1;
     }
     memset(&opt, 0, sizeof opt);
-    opt.tuning_file = path;
     *status = "failed";
     if (clprim_context_wrap(clprim_context_cl_context(t->b.ctx), clprim_context_device(t->b.ctx),
-                            t->b.q, &opt, &ctx) != CLPRIM_SUCCESS)
+                            t->b.q, &opt, &ctx) != CLPRIM_SUCCESS ||
+        clprim_context_set_tuning_file(ctx, path) != CLPRIM_SUCCESS) {
+        clprim_context_last_error(ctx, why, sizeof why);
         goto done;
+    }
     arg.ctx = ctx;
     arg.j = j;
     t->b.reps = t->reps < 3 ? t->reps : 3;
@@ -272,7 +274,7 @@ static const char usage[] =
     "usage: clprim-tune [options]\n"
     "Measures the OpenCL device it runs on ($CLPRIM_DEVICE, else the first GPU) and\n"
     "writes tuning rows for it: a tuning file that clprim reads at context creation\n"
-    "(clprim_context_options.tuning_file or $CLPRIM_TUNING_FILE). Every candidate is\n"
+    "($CLPRIM_TUNING_FILE or clprim_context_set_tuning_file). Every candidate is\n"
     "verified against a host reference and timed against the device's copy (scan)\n"
     "or read (reduce) of the same bytes in the same run.\n"
     "\n"
