@@ -6,36 +6,24 @@
 
 #include <string.h>
 
-
-/* Lock held (the tuning file may be replaced meanwhile otherwise). */
+/* Lock held (the tuning file may be replaced meanwhile otherwise). Each
+ * primitive's row as its tuning function gives it (the variant flags of
+ * compact, segment and sort off: their own fields are in the row). */
 static size_t describe(const clprim_context *ctx, const char *primitive, size_t elem_size,
                        size_t n, char *buf, size_t size)
 {
-    const clprim_device_info *d = &ctx->info;
-    if (!strcmp(primitive, "scan")) {
-        const clprim__scan_tuning t = clprim__scan_tuning_for(ctx, elem_size, n);
-        return clprim__tuning_describe(primitive, d, elem_size, &t, buf, size);
+#define DESCRIBE(name, type, row)                                                            \
+    if (!strcmp(primitive, name)) {                                                         \
+        const type t = row;                                                                 \
+        return clprim__tuning_describe(primitive, &ctx->info, elem_size, &t, buf, size);    \
     }
-    if (!strcmp(primitive, "reduce")) {
-        const clprim__reduce_tuning t = clprim__reduce_tuning_for(ctx, elem_size, n);
-        return clprim__tuning_describe(primitive, d, elem_size, &t, buf, size);
-    }
-    if (!strcmp(primitive, "compact")) {
-        const clprim__compact_tuning t = clprim__compact_tuning_for(ctx, elem_size, n, 0);
-        return clprim__tuning_describe(primitive, d, elem_size, &t, buf, size);
-    }
-    if (!strcmp(primitive, "segment")) {
-        const clprim__segment_tuning t = clprim__segment_tuning_for(ctx, elem_size, n, 0);
-        return clprim__tuning_describe(primitive, d, elem_size, &t, buf, size);
-    }
-    if (!strcmp(primitive, "sat")) {
-        const clprim__sat_tuning t = clprim__sat_tuning_for(ctx, elem_size, n);
-        return clprim__tuning_describe(primitive, d, elem_size, &t, buf, size);
-    }
-    if (!strcmp(primitive, "sort")) {
-        const clprim__sort_tuning t = clprim__sort_tuning_for(ctx, elem_size, n, 0);
-        return clprim__tuning_describe(primitive, d, elem_size, &t, buf, size);
-    }
+    DESCRIBE("scan", clprim__scan_tuning, clprim__scan_tuning_for(ctx, elem_size, n))
+    DESCRIBE("reduce", clprim__reduce_tuning, clprim__reduce_tuning_for(ctx, elem_size, n))
+    DESCRIBE("compact", clprim__compact_tuning, clprim__compact_tuning_for(ctx, elem_size, n, 0))
+    DESCRIBE("segment", clprim__segment_tuning, clprim__segment_tuning_for(ctx, elem_size, n, 0))
+    DESCRIBE("sat", clprim__sat_tuning, clprim__sat_tuning_for(ctx, elem_size, n))
+    DESCRIBE("sort", clprim__sort_tuning, clprim__sort_tuning_for(ctx, elem_size, n, 0))
+#undef DESCRIBE
     return 0;
 }
 

@@ -41,6 +41,9 @@ int bench_open(bench *b, clprim_context *ctx, size_t bytes);
 /* Releases b's buffers and kernels (not the context). */
 void bench_close(bench *b);
 
+/* Whether name is one of the comma-separated names of list. */
+int listed(const char *list, const char *name);
+
 /* Monotonic clock in microseconds. */
 double now_us(void);
 /* Median of v[0 .. n) (sorts v). */

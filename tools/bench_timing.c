@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The benchmarks' clock (tools/bench.h): gated device times, batches, host
- * times, and the copy and read ceilings measured in the same run. Shared by
- * clprim-bench, its modules and clprim-tune; calls nothing of theirs. */
+ * times, and the copy and read ceilings measured in the same run (and the
+ * option lists' helper). Shared by clprim-bench, its modules and
+ * clprim-tune; calls nothing of theirs. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
@@ -243,4 +244,14 @@ void bench_close(bench *b)
         clReleaseMemObject(b->out);
     b->copy4 = b->read4 = b->gate = NULL;
     b->sink = b->in = b->out = NULL;
+}
+
+int listed(const char *list, const char *name)
+{
+    const size_t len = strlen(name);
+    const char *p;
+    for (p = list; (p = strstr(p, name)) != NULL; p += len)
+        if ((p == list || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
 }

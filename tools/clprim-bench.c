@@ -100,17 +100,6 @@ static const char usage[] =
     "\n"
     "Progress goes to stderr when it is a terminal; results to stdout.\n";
 
-/* Whether name is one of the comma-separated names of list. */
-static int listed(const char *list, const char *name)
-{
-    const size_t len = strlen(name);
-    const char *p;
-    for (p = list; (p = strstr(p, name)) != NULL; p += len)
-        if ((p == list || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
-            return 1;
-    return 0;
-}
-
 /* The value after option argv[*i], or NULL (with a message) when there is none. */
 static const char *option_value(int argc, char **argv, int *i)
 {

@@ -289,16 +289,6 @@ static const char usage[] =
     "  --verbose           every candidate on stderr as it is measured\n"
     "  --help              this text\n";
 
-static int listed(const char *list, const char *name)
-{
-    const size_t len = strlen(name);
-    const char *p;
-    for (p = list; (p = strstr(p, name)) != NULL; p += len)
-        if ((p == list || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
-            return 1;
-    return 0;
-}
-
 static int type_of(const char *name, clprim_type *type)
 {
     int k;
