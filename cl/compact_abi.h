@@ -46,9 +46,10 @@
 
 /* Local memory of compact_single_pass in bytes, for elements of elem bytes:
  * the tile and the kept positions when kept, both padded by one slot in 32
- * (banks), two scan scratch arrays and a few words (the carried value). */
+ * (banks), two scan scratch arrays, a bit per element (flags) and a few
+ * words (the carried value). */
 #define COMPACT_LOCAL_BYTES(wg, items, elem, positions)                          \
     (((wg) * (items) + (wg) * (items) / 32 + 1) * ((elem) + ((positions) ? 4 : 0)) + \
-     8 * (wg) + 64)
+     8 * (wg) + (wg) * (items) / 8 + 64)
 
 #endif /* CLPRIM_COMPACT_ABI_H */

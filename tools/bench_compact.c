@@ -11,7 +11,9 @@
  * length) per run. "ratio" is that rate over clEnqueueCopyBuffer's (bytes
  * read + written) of the 4n input. Select and partition keep the elements
  * below a constant, `percent` of uniform keys; unique and run-length
- * encoding get runs of 4 on average. */
+ * encoding get runs of 4 on average. "host/cp": the host wall clock of one
+ * blocking call over that of one clEnqueueCopyBuffer of the 4n input (what
+ * small n costs, launches included). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "reference/reference.h"
@@ -132,13 +134,13 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
     if (csv)
         fprintf(csv, "device,driver,type,op,kept_percent,algorithm,n,device_us,host_us,gbs,"
                      "copy_gbs,ratio_to_copy,bytes_moved,verified,batch_us,copy_batch_gbs,"
-                     "ratio_to_copy_batch\n");
+                     "ratio_to_copy_batch,copy_host_us,host_vs_copy\n");
     printf("# %s / %s, driver %s\n# int32 %s%s; GB/s = bytes the operation must move / median "
            "device time; ratio: over clEnqueueCopyBuffer of the input\n",
            info.platform_name, info.device_name, info.driver_version, names[op],
            op == UNIQUE || op == RLE ? " (runs of 4 on average)" : "");
-    printf("%-10s %-12s %8s %10s %10s %9s %9s %7s %7s %s\n", "n", "algorithm", "kept", "device_us",
-           "host_us", "GB/s", "copy GB/s", "ratio", "batched", "ok");
+    printf("%-10s %-12s %8s %10s %10s %9s %9s %7s %7s %7s %s\n", "n", "algorithm", "kept",
+           "device_us", "host_us", "GB/s", "copy GB/s", "ratio", "batched", "host/cp", "ok");
     for (s = 0; s < count; ++s) {
         const size_t n = sizes[s], bytes = n * 4;
         double copy_us, kernel_us, copy_host_us, read_us, copy_b_us, read_b_us;
@@ -193,15 +195,16 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
                     100.0 * (double)(moved_out - (op == SELECT_FLAGS ? n : 0)) /
                     (op == RLE ? 12 : 4) / (double)n;
                 const int part = op == PARTITION || op == PARTITION_REVERSED;
-                printf("%-10zu %-12s %7.1f%% %10.1f %10.1f %9.1f %9.1f %7.3f %7.3f %s\n", n, name,
-                       part ? (double)percent : kept, dev_us, host_us, gbs, copy_gbs,
-                       gbs / copy_gbs, gbs_b / copy_b_gbs, bad ? "WRONG" : "ok");
+                printf("%-10zu %-12s %7.1f%% %10.1f %10.1f %9.1f %9.1f %7.3f %7.3f %7.2f %s\n", n,
+                       name, part ? (double)percent : kept, dev_us, host_us, gbs, copy_gbs,
+                       gbs / copy_gbs, gbs_b / copy_b_gbs, host_us / copy_host_us,
+                       bad ? "WRONG" : "ok");
                 if (csv)
                     fprintf(csv, "\"%s\",\"%s\",int32,%s,%d,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.4f,%.0f,%d,"
-                                 "%.2f,%.2f,%.4f\n",
+                                 "%.2f,%.2f,%.4f,%.2f,%.3f\n",
                             info.device_name, info.driver_version, names[op], percent, name, n,
                             dev_us, host_us, gbs, copy_gbs, gbs / copy_gbs, moved, !bad, call_b_us,
-                            copy_b_gbs, gbs_b / copy_b_gbs);
+                            copy_b_gbs, gbs_b / copy_b_gbs, copy_host_us, host_us / copy_host_us);
             }
         }
     }
