@@ -118,6 +118,7 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
         if (st != CL_SUCCESS)
             return clprim__fail(ctx, st, "clCreateCommandQueue failed");
     }
+    ctx->nv_compute_major = clprim__nv_compute_major(ctx->device, &ctx->info);
     st = build_context(ctx);
     if (st != CLPRIM_SUCCESS)
         return st;

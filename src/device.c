@@ -153,3 +153,12 @@ done:
         free(ext);
     return err;
 }
+
+cl_uint clprim__nv_compute_major(cl_device_id dev, const clprim_device_info *info)
+{
+    cl_uint major = 0;
+    /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV (cl_nv_device_attribute_query) */
+    if (!info->has_nv_ptx || clGetDeviceInfo(dev, 0x4000, sizeof major, &major, NULL) != CL_SUCCESS)
+        return 0;
+    return major;
+}

@@ -64,6 +64,7 @@ struct clprim_context {
     clprim__program *programs;
     clprim__pool_buf *pool;
     char *cache_dir;      /* on-disk program cache folder, NULL when off */
+    cl_uint nv_compute_major; /* NVIDIA: compute capability major (0: not NVIDIA) */
     clprim__tuning_file *tuning; /* the caller's tuning rows, NULL: none (replaced
                                     under the lock; read with it held) */
     unsigned long cache_writes;
@@ -129,6 +130,8 @@ void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
  * reason). */
 clprim_status clprim__device_probe(cl_device_id dev, unsigned flags,
                                    clprim_device_info *info, const char **failed);
+/* NVIDIA: the compute capability's major number (0 elsewhere, or unknown). */
+cl_uint clprim__nv_compute_major(cl_device_id dev, const clprim_device_info *info);
 
 /* What a tuning row applies to. Each primitive keeps its own table of rows
  * (src/<primitive>_tuning.c), every row starting with this, most specific

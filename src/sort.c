@@ -187,13 +187,7 @@ typedef struct io {
 /* Whether NVIDIA's match.any is there (compute capability 7 and later). */
 static int has_match(const clprim_context *ctx)
 {
-    cl_uint major = 0;
-    if (!ctx->info.has_nv_ptx || ctx->info.simd_width != 32)
-        return 0;
-    /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
-    if (clGetDeviceInfo(ctx->device, 0x4000, sizeof major, &major, NULL) != CL_SUCCESS)
-        return 0;
-    return major >= 7;
+    return ctx->info.simd_width == 32 && ctx->nv_compute_major >= 7;
 }
 
 /* Where pass p of `passes` writes: the passes alternate between the output
@@ -422,7 +416,7 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     size_t used = 0, passes;
     clprim__program *prog;
     unsigned wg, tile;
-    int in_place;
+    int in_place, keys_in_place, values_in_place;
     sort_plan p;
     key_form f;
     sort_memory m;
@@ -477,12 +471,16 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "desc->scratch_size %zu is below the %zu bytes this sort needs "
                             "(clprim_sort_scratch_size)", d->scratch_size, scratch_bytes(&m, vs));
-    in_place = a->kin == a->kout || (vs && a->vin == a->vout);
+    /* in place: one range of one buffer (the launch layer refused any other
+     * overlap, so disjoint ranges of one buffer are two arrays) */
+    keys_in_place = a->kin == a->kout && a->kin_off == a->kout_off;
+    values_in_place = vs && a->vin == a->vout && a->vin_off == a->vout_off;
+    in_place = keys_in_place || values_in_place;
     if (f.begin == f.end) { /* nothing to sort by: a copy */
-        if (a->kin != a->kout)
+        if (!keys_in_place)
             st = clprim__chain_copy(ctx, &l->chain, a->kin, a->kin_off * f.size, a->kout,
                                     a->kout_off * f.size, m.keys);
-        if (st == CLPRIM_SUCCESS && vs && a->vin != a->vout)
+        if (st == CLPRIM_SUCCESS && vs && !values_in_place)
             st = clprim__chain_copy(ctx, &l->chain, a->vin, a->vin_off * vs, a->vout,
                                     a->vout_off * vs, m.values);
         return st;
@@ -490,7 +488,7 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     /* n up to one tile: one launch (in place, values are read after other
      * work-items have written theirs: from a copy) */
     if (p.algo == CLPRIM_SORT_ONESWEEP && a->n <= tile) {
-        if (vs && a->vin == a->vout) {
+        if (values_in_place) {
             st = take(l, d, &used, m.values, vs, &tv);
             if (st == CLPRIM_SUCCESS)
                 st = clprim__chain_copy(ctx, &l->chain, a->vin, a->vin_off * vs, tv.mem, tv.off,

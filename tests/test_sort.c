@@ -374,6 +374,68 @@ static void test_options(void **state)
         fail_msg("%d failing cases", failures);
 }
 
+/* Input and output as disjoint ranges of one buffer (keys, and values the
+ * other way round): a sort between two arrays, not in place; the input
+ * ranges are left as they were. */
+static void test_one_buffer(void **state)
+{
+    static const size_t sizes[] = {1, 100, 30000};
+    uint64_t s = tu_seed() ^ 0x0b0fu;
+    int a;
+    size_t z;
+    (void)state;
+    for (a = 1; a < CLPRIM_SORT_ALGORITHM_COUNT_; ++a)
+        for (z = 0; z < 3; ++z) {
+            const size_t n = sizes[z], gap = 7, total = 2 * n + gap;
+            uint32_t *keys = malloc(total * 4), *vals = malloc(total * 4);
+            uint32_t *kgot = malloc(total * 4), *vgot = malloc(total * 4);
+            size_t *perm = malloc(n * sizeof *perm), i;
+            clprim_sort_desc d;
+            cl_mem kb, vb;
+            clprim_status st;
+            for (i = 0; i < total; ++i) {
+                keys[i] = i < n ? (uint32_t)(tu_rand(&s) % 1000) : 0xA5A5A5A5u;
+                vals[i] = i >= n + gap ? (uint32_t)(i - n - gap) : 0x5A5A5A5Au;
+            }
+            kb = make_buffer(total * 4, keys);
+            vb = make_buffer(total * 4, vals);
+            memset(&d, 0, sizeof d);
+            d.key_type = CLPRIM_TYPE_UINT32;
+            d.value_size = 4;
+            d.algorithm = (clprim_sort_algorithm)a;
+            /* keys [0, n) -> [n + gap, ...); values [n + gap, ...) -> [0, n) */
+            st = clprim_sort(ctx, NULL, &d, kb, 0, kb, n + gap, vb, n + gap, vb, 0, n, 0, NULL,
+                             NULL);
+            if (st == CLPRIM_UNSUPPORTED)
+                goto next;
+            assert_int_equal(st, CLPRIM_SUCCESS);
+            read_buffer(kb, total * 4, kgot);
+            read_buffer(vb, total * 4, vgot);
+            clprim_ref_sort(CLPRIM_TYPE_UINT32, 0, 0, 32, keys, n, perm);
+            for (i = 0; i < n; ++i) {
+                if (kgot[n + gap + i] != keys[perm[i]] || vgot[i] != (uint32_t)perm[i])
+                    fail_msg("%s n=%zu: element %zu is key %u value %u, want %u %u",
+                             clprim_sort_algorithm_name(d.algorithm), n, i, kgot[n + gap + i],
+                             vgot[i], keys[perm[i]], (unsigned)perm[i]);
+                if (kgot[i] != keys[i] || vgot[n + gap + i] != vals[n + gap + i])
+                    fail_msg("%s n=%zu: the input changed at %zu",
+                             clprim_sort_algorithm_name(d.algorithm), n, i);
+            }
+            for (i = n; i < n + gap; ++i)
+                if (kgot[i] != 0xA5A5A5A5u || vgot[i] != 0x5A5A5A5Au)
+                    fail_msg("%s n=%zu: the gap changed at %zu",
+                             clprim_sort_algorithm_name(d.algorithm), n, i);
+        next:
+            clReleaseMemObject(kb);
+            clReleaseMemObject(vb);
+            free(keys);
+            free(vals);
+            free(kgot);
+            free(vgot);
+            free(perm);
+        }
+}
+
 /* split by one bit against the seeds' formulas. */
 static void test_split(void **state)
 {
@@ -623,7 +685,7 @@ int main(void)
         cmocka_unit_test(test_tile_bitonic), cmocka_unit_test(test_options),
         cmocka_unit_test(test_split),    cmocka_unit_test(test_host),
         cmocka_unit_test(test_refused),  cmocka_unit_test(test_fallback),
-        cmocka_unit_test(test_wide),
+        cmocka_unit_test(test_wide),     cmocka_unit_test(test_one_buffer),
     };
     int rc;
     ctx = tu_context();
