@@ -49,15 +49,6 @@ inline uint compact_shfl_up(uint v, uint d)
     return r;
 }
 
-/* Bit i set when lane i's predicate holds; every lane of the warp calls it. */
-inline uint compact_ballot(uint predicate)
-{
-    uint r;
-    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }"
-                 : "=r"(r) : "r"(predicate));
-    return r;
-}
-
 /* Flags (uint8 or uint32) are read where a warp reads consecutive ones, as
  * the tile is stashed, and kept as one bit per element in local memory (a
  * warp's ballot is the word of its 32 elements); read where each work-item
@@ -125,7 +116,7 @@ inline void compact_fetch(T *r, uint *f, global const T *in, global const uchar 
         if (i < valid) {
             r[k] = in[base + i];
 #if COMPACT_MASKS
-            f[k] = PRED == 7 ? ((global const uint *)flags)[base + i] : flags[base + i];
+            f[k] = compact_flag(flags, base + i);
 #endif
         }
     }
@@ -234,7 +225,7 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
             if (i < valid)
                 tile[PAD(i)] = r[k];
 #if COMPACT_MASKS
-            const uint bits = compact_ballot(i < valid && f[k] != 0);
+            const uint bits = clprim_ballot(i < valid && f[k] != 0);
             if ((lid & 31u) == 0)
                 kmask[i / 32] = bits;
 #endif

@@ -34,9 +34,8 @@ clprim__compact_tuning clprim__compact_tuning_for(const clprim_context *ctx, siz
                                                   int heads)
 {
     const clprim_device_info *d = &ctx->info;
-    clprim__compact_tuning t =
-        ((const struct clprim__compact_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
-    clprim__tuning_user(ctx->tuning, "compact", d, elem_size, n, &t);
+    clprim__compact_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "compact", elem_size, n, rows, t);
     if (heads) { /* unique, run-length encoding: the row's values for them */
         t.items = t.heads_items;
         t.groups_per_cu = t.heads_groups_per_cu;

@@ -88,9 +88,29 @@ static clprim_status build_context(clprim_context *ctx)
     return CLPRIM_SUCCESS;
 }
 
+/* Lock held (or ctx not yet shared). The tuning file at path (NULL or "":
+ * none) becomes the context's rows; a refused file leaves them as they were. */
+static clprim_status tuning_load(clprim_context *ctx, const char *path)
+{
+    clprim__tuning_file *f = NULL;
+    char *why = NULL;
+    clprim_status st = CLPRIM_SUCCESS;
+    if (path && *path)
+        st = clprim__tuning_file_read(path, &f, &why);
+    if (st == CLPRIM_SUCCESS) {
+        clprim__tuning_file_free(ctx->tuning);
+        ctx->tuning = f;
+    } else {
+        st = why ? clprim__fail(ctx, st, "%s", why)
+                 : clprim__fail(ctx, st, "out of host memory reading tuning file %s", path);
+    }
+    free(why);
+    return st;
+}
+
 static clprim_status context_init(clprim_context *ctx, const clprim_context_options *opt)
 {
-    const char *failed = NULL, *tuning;
+    const char *failed = NULL, *tuning = getenv("CLPRIM_TUNING_FILE");
     clprim_status st;
     if (opt) {
         ctx->log = opt->log;
@@ -98,17 +118,9 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
         ctx->flags = opt->flags;
     }
     ctx->cache_dir = clprim__cache_dir(opt);
-    tuning = getenv("CLPRIM_TUNING_FILE");
-    if (tuning && *tuning) {
-        char *why = NULL;
-        st = clprim__tuning_file_read(tuning, &ctx->tuning, &why);
-        if (st != CLPRIM_SUCCESS) {
-            st = why ? clprim__fail(ctx, st, "%s", why)
-                     : clprim__fail(ctx, st, "out of host memory reading tuning file %s", tuning);
-            free(why);
-            return st;
-        }
-    }
+    st = tuning_load(ctx, tuning);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     st = clprim__device_probe(ctx->device, ctx->flags, &ctx->info, &failed);
     if (st != CLPRIM_SUCCESS)
         return clprim__fail(ctx, st, "querying the device failed (%s: %s)",
@@ -273,24 +285,14 @@ void clprim_context_release(clprim_context *ctx)
 
 clprim_status clprim_context_set_tuning_file(clprim_context *ctx, const char *path)
 {
-    clprim__tuning_file *f = NULL;
-    char *why = NULL;
-    clprim_status st = CLPRIM_SUCCESS;
+    clprim_status st;
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
     pthread_mutex_lock(&ctx->lock);
-    if (path && *path)
-        st = clprim__tuning_file_read(path, &f, &why);
-    if (st == CLPRIM_SUCCESS) {
-        clprim__tuning_file_free(ctx->tuning);
-        ctx->tuning = f;
-        clprim__log(ctx, CLPRIM_LOG_INFO, "tuning file %s", f ? path : "none");
-    } else {
-        st = why ? clprim__fail(ctx, st, "%s", why)
-                 : clprim__fail(ctx, st, "out of host memory reading tuning file %s", path);
-    }
+    st = tuning_load(ctx, path);
+    if (st == CLPRIM_SUCCESS)
+        clprim__log(ctx, CLPRIM_LOG_INFO, "tuning file %s", ctx->tuning ? path : "none");
     pthread_mutex_unlock(&ctx->lock);
-    free(why);
     return st;
 }
 

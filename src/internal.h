@@ -144,14 +144,20 @@ typedef struct clprim__row_match {
     size_t max_n;              /* a size class: calls of up to max_n elements; 0: any */
 } clprim__row_match;
 
-/* The first of `count` rows of `stride` bytes that matches the device,
- * element size and n (device -> vendor -> device type -> default; a size
- * class before the row of any n). */
-const void *clprim__tuning_row(const clprim_device_info *d, size_t elem_size, size_t n,
-                               const void *rows, size_t count, size_t stride);
-#define CLPRIM__TUNING_ROW(d, elem_size, n, rows)                                           \
-    clprim__tuning_row((d), (elem_size), (n), (rows), sizeof(rows) / sizeof((rows)[0]),    \
-                       sizeof((rows)[0]))
+/* The index of the first of `count` rows of `stride` bytes that matches the
+ * device, element size and n (device -> vendor -> device type -> default; a
+ * size class before the row of any n). */
+size_t clprim__tuning_row(const clprim_device_info *d, size_t elem_size, size_t n,
+                          const void *rows, size_t count, size_t stride);
+/* t = the `.t` of the row of rows (a primitive's table: {match, t} each) for
+ * ctx's device, elem_size and n, with the context's tuning file's row of
+ * `primitive` set over it: what every primitive's tuning function starts
+ * from. */
+#define CLPRIM__TUNING_FOR(ctx, primitive, elem_size, n, rows, t)                              \
+    ((t) = (rows)[clprim__tuning_row(&(ctx)->info, (elem_size), (n), (rows),                   \
+                                     sizeof(rows) / sizeof((rows)[0]), sizeof((rows)[0]))]     \
+               .t,                                                                             \
+     clprim__tuning_user((ctx)->tuning, (primitive), &(ctx)->info, (elem_size), (n), &(t)))
 
 /* The caller's tuning file ($CLPRIM_TUNING_FILE at context creation, or
  * clprim_context_set_tuning_file; format in clprim.h). */

@@ -35,9 +35,8 @@ static const struct clprim__reduce_row rows[] = {
 clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
     const clprim_device_info *d = &ctx->info;
-    clprim__reduce_tuning t =
-        ((const struct clprim__reduce_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
-    clprim__tuning_user(ctx->tuning, "reduce", d, elem_size, n, &t);
+    clprim__reduce_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "reduce", elem_size, n, rows, t);
     /* development knobs for tuning runs */
     t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_WG_SIZE", t.wg_size));
     t.groups_per_cu = clprim__tuning_knob("CLPRIM_REDUCE_GROUPS_PER_CU", t.groups_per_cu);

@@ -43,9 +43,8 @@ static const struct clprim__sat_row rows[] = {
 clprim__sat_tuning clprim__sat_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
     const clprim_device_info *d = &ctx->info;
-    clprim__sat_tuning t =
-        ((const struct clprim__sat_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
-    clprim__tuning_user(ctx->tuning, "sat", d, elem_size, n, &t);
+    clprim__sat_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "sat", elem_size, n, rows, t);
     /* development knobs for tuning runs and tests (a small spin bound makes
      * nearly every look-back take the fallback) */
     t.cols = clprim__tuning_knob("CLPRIM_SAT_COLS", t.cols);

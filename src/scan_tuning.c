@@ -114,9 +114,8 @@ static const struct clprim__scan_row rows[] = {
 clprim__scan_tuning clprim__scan_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
     const clprim_device_info *d = &ctx->info;
-    clprim__scan_tuning t =
-        ((const struct clprim__scan_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
-    clprim__tuning_user(ctx->tuning, "scan", d, elem_size, n, &t);
+    clprim__scan_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "scan", elem_size, n, rows, t);
     /* development knobs: tile shapes for tuning runs, and a small spin bound
      * that makes nearly every look-back take the fallback (which otherwise
      * only stalled devices reach) for tests */

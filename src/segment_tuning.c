@@ -31,9 +31,8 @@ clprim__segment_tuning clprim__segment_tuning_for(const clprim_context *ctx, siz
                                                   int reduce)
 {
     const clprim_device_info *d = &ctx->info;
-    clprim__segment_tuning t =
-        ((const struct clprim__segment_row *)CLPRIM__TUNING_ROW(d, elem_size, n, rows))->t;
-    clprim__tuning_user(ctx->tuning, "segment", d, elem_size, n, &t);
+    clprim__segment_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "segment", elem_size, n, rows, t);
     if (reduce)
         t.items = t.reduce_items;
     /* development knobs for tuning runs and tests (a small spin bound makes

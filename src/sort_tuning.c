@@ -43,9 +43,8 @@ clprim__sort_tuning clprim__sort_tuning_for(const clprim_context *ctx, size_t ke
                                             int pairs)
 {
     const clprim_device_info *d = &ctx->info;
-    clprim__sort_tuning t =
-        ((const struct clprim__sort_row *)CLPRIM__TUNING_ROW(d, key_size, n, rows))->t;
-    clprim__tuning_user(ctx->tuning, "sort", d, key_size, n, &t);
+    clprim__sort_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "sort", key_size, n, rows, t);
     if (pairs)
         t.items = t.pairs_items;
     /* development knobs for tuning runs and tests (a small spin bound makes

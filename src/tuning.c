@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const void *clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, size_t n,
-                               const void *rows, size_t count, size_t stride)
+size_t clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, size_t n,
+                          const void *rows, size_t count, size_t stride)
 {
     const unsigned char *row = rows;
     size_t i;
@@ -29,9 +29,9 @@ const void *clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, 
             continue;
         if (m->max_n && n > m->max_n)
             continue;
-        return row;
+        return i;
     }
-    return (const unsigned char *)rows + (count - 1) * stride;
+    return count - 1;
 }
 
 unsigned clprim__tuning_knob(const char *env, unsigned value)
