@@ -230,14 +230,15 @@ static int searched(const job *j, const row *r, const char **names)
     return k;
 }
 
-/* Coordinate descent from *r; returns the best ratio (r updated to its row). */
-static double search(tuner *t, const job *j, row *r)
+/* Coordinate descent from *r; returns the best ratio (r updated to its row)
+ * and, in *from, the ratio of the row it started from. */
+static double search(tuner *t, const job *j, row *r, double *from)
 {
     const char *names[8], *status;
     int k, count = searched(j, r, names), round, changed = 1;
     if (t->quick) /* CI: the first parameter alone */
         count = 1;
-    double best = measure(t, j, r, 0, &status);
+    double best = *from = measure(t, j, r, 0, &status);
     if (best < 0)
         fprintf(stderr, "clprim-tune: the starting row %s on %s n=%zu\n", status,
                 clprim_type_name(j->type), j->n);
@@ -312,6 +313,7 @@ static int tune_one(tuner *t, FILE *out, const char *primitive, clprim_type type
                     const size_t *sizes, int count, const char *date)
 {
     const size_t elem = clprim_type_size(type);
+    const char *ceiling = !strcmp(primitive, "scan") ? "copy" : "read";
     char line[2048], desc[2048];
     row base, any;
     double any_ratio = 0;
@@ -319,7 +321,7 @@ static int tune_one(tuner *t, FILE *out, const char *primitive, clprim_type type
     for (s = 0; s < count; ++s) {
         job j = {primitive, type, sizes[s]};
         const size_t bytes = sizes[s] * elem;
-        double copy, kernel, copy_host, read, copy_b, read_b, start, ratio;
+        double copy, kernel, copy_host, read, copy_b, read_b, start, ratio, from;
         const char *status;
         row r;
         uint64_t seed = 0x9E3779B97F4A7C15ull ^ sizes[s];
@@ -333,27 +335,26 @@ static int tune_one(tuner *t, FILE *out, const char *primitive, clprim_type type
         if (clprim_context_tuning(t->b.ctx, primitive, elem, sizes[s], desc, sizeof desc) == 0 ||
             row_parse(desc, &base) != 0)
             return 1;
+        /* the largest n from the library's row, the others from the row of every n */
         r = s == 0 ? base : any;
-        start = measure(t, &j, &base, 0, &status);
-        ratio = search(t, &j, &r);
+        ratio = search(t, &j, &r, &from);
+        start = s == 0 ? from : measure(t, &j, &base, 0, &status);
         fprintf(stderr, "%s %s n=%zu: %.3f of the %s with the library's row, %.3f tuned\n",
-                primitive, clprim_type_name(type), sizes[s], start,
-                !strcmp(primitive, "scan") ? "copy" : "read", ratio);
+                primitive, clprim_type_name(type), sizes[s], start, ceiling, ratio);
         if (s == 0) {
             any = r;
             any_ratio = ratio;
             continue;
         }
-        {   /* the row of every n at this size, measured the same way */
-            const double at_any = measure(t, &j, &any, 0, &status);
+        {   /* the row of every n at this size: where the search started */
+            const double at_any = from;
             const size_t upper = (size_t)sqrt((double)sizes[s] * (double)sizes[s - 1]);
             if (ratio > at_any * MARGIN * MARGIN) {
                 row_line(t, &j, &r, 0, upper, line, sizeof line);
                 fprintf(out, "# clprim-tune %s, %s (%s): %s sum of %s at n=%zu: %.3f of the %s "
                              "(the row of every n: %.3f; the library's row: %.3f)\n%s\n",
                         date, t->info.device_name, t->info.driver_version, primitive,
-                        clprim_type_name(type), sizes[s], ratio,
-                        !strcmp(primitive, "scan") ? "copy" : "read", at_any, start, line);
+                        clprim_type_name(type), sizes[s], ratio, ceiling, at_any, start, line);
             }
         }
     }
@@ -362,8 +363,7 @@ static int tune_one(tuner *t, FILE *out, const char *primitive, clprim_type type
         row_line(t, &j0, &any, 0, 0, line, sizeof line);
         fprintf(out, "# clprim-tune %s, %s (%s): %s sum of %s at n=%zu: %.3f of the %s\n%s\n",
                 date, t->info.device_name, t->info.driver_version, primitive,
-                clprim_type_name(type), sizes[0], any_ratio,
-                !strcmp(primitive, "scan") ? "copy" : "read", line);
+                clprim_type_name(type), sizes[0], any_ratio, ceiling, line);
         fflush(out);
     }
     return 0;
