@@ -431,8 +431,11 @@ clprim_status clprim__launch_run_locked(clprim_context *ctx, const clprim__call 
 clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_buf **buf);
 /* Lock held. Hands back the temporary memory taken since l->num_temps was
  * `mark`, for a primitive that repeats a step within one call (the later
- * commands of an in-order chain may use it again at once). */
-void clprim__launch_temps_release(clprim__launch *l, int mark);
+ * commands of an in-order chain may use it again at once). `st` is the
+ * status of the work that used it: state kept in that memory (a single
+ * pass's look-back) is trusted again only when st is CLPRIM_SUCCESS, since
+ * its zero-fill or its commands may never have run. */
+void clprim__launch_temps_release(clprim__launch *l, int mark, clprim_status st);
 
 /* Lock held. Kernel `name` of prog with its first `count` arguments
  * (clprim__set_args), enqueued on l's chain as groups x wg work-items. */

@@ -277,11 +277,12 @@ clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_
     return st;
 }
 
-void clprim__launch_temps_release(clprim__launch *l, int mark)
+void clprim__launch_temps_release(clprim__launch *l, int mark, clprim_status st)
 {
     while (l->num_temps > mark) {
         clprim__pool_buf *b = l->temps[--l->num_temps];
-        clprim__pool_release(b, l->chain.queue, !l->chain.out_of_order, l->chain.last, 0);
+        clprim__pool_release(b, l->chain.queue, !l->chain.out_of_order, l->chain.last,
+                             st != CLPRIM_SUCCESS);
     }
 }
 

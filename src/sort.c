@@ -295,7 +295,7 @@ static clprim_status split_once(clprim__launch *l, clprim__program *prog, const 
     if (st == CLPRIM_SUCCESS)
         st = clprim__scan_within(l, &sum, flags, 0, flags, 0, (size_t)n + 1);
     /* the scan's temporary memory serves the next split's scan again */
-    clprim__launch_temps_release(l, mark);
+    clprim__launch_temps_release(l, mark, st);
     if (st == CLPRIM_SUCCESS) {
         const size_t sizes[] = {IO_SIZES, 8, 4, 4, sizeof(cl_mem), sizeof(cl_mem), 8, 4};
         const void *const values[] = {IO_VALUES(x), &n,     &f->kmode,  &bit,

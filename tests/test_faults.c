@@ -602,9 +602,132 @@ static void test_host_memory(void **state)
     assert_int_equal(s.findings, 0);
 }
 
+/* Issue 30, defect 1: a clprim_split whose inner scan's zero-fill fails
+ * must not leave that scan's pooled look-back state recorded as zeroed (it
+ * did: clprim__launch_temps_release handed it back as "not failed", and 7
+ * of the next 8 single-pass scans returned success with zeros). The
+ * issue's sequence, with the single pass forced (CLPRIM_SCAN_SINGLE_PASS),
+ * for every fill the split makes, each on a new context. */
+static int scans_right(clprim_context *ctx, cl_mem in, cl_mem out, const cl_uint *host, size_t n,
+                       const char *fault)
+{
+    const clprim_scan_desc ex = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL,
+                                 NULL};
+    cl_uint *got = malloc(n * sizeof *got);
+    int findings = 0;
+    assert_non_null(got);
+    for (int r = 0; r < 8; ++r) {
+        clprim_status st;
+        cl_uint acc = 0;
+        size_t i = 0;
+        int right;
+        const cl_uint junk = 0xDEADBEEFu;
+        /* what an earlier scan left there must not pass for this one's result */
+        assert_int_equal(clEnqueueFillBuffer(clprim_context_queue(ctx), out, &junk, sizeof junk, 0,
+                                             n * sizeof *got, 0, NULL, NULL),
+                         CL_SUCCESS);
+        CALL(clprim_scan(ctx, NULL, &ex, in, 0, out, 0, n, 0, NULL, NULL));
+        right = st == CLPRIM_SUCCESS &&
+                clEnqueueReadBuffer(clprim_context_queue(ctx), out, CL_TRUE, 0, n * sizeof *got,
+                                    got, 0, NULL, NULL) == CL_SUCCESS;
+        for (; right && i < n; acc += host[i++])
+            right = got[i] == acc;
+        if (!right && st == CLPRIM_SUCCESS)
+            fprintf(stderr, "[%s] scan %d of %zu after the split: element %zu is %u, not %u\n",
+                    fault, r, n, i - 1, got[i - 1], acc - host[i - 1]);
+        findings += judge(ctx, "clprim_scan after a failed split", st, right, "clean");
+    }
+    free(got);
+    return findings;
+}
+
+/* keys_out holds host's n keys split by `bit` (those with it clear first,
+ * each side in input order) */
+static int split_right(clprim_context *ctx, const cl_uint *host, cl_mem keys_out, size_t n,
+                       unsigned bit)
+{
+    cl_uint *got = malloc(n * sizeof *got);
+    size_t at = 0;
+    int right = got && clEnqueueReadBuffer(clprim_context_queue(ctx), keys_out, CL_TRUE, 0,
+                                           n * sizeof *got, got, 0, NULL, NULL) == CL_SUCCESS;
+    for (unsigned side = 0; right && side < 2; ++side)
+        for (size_t i = 0; right && i < n; ++i)
+            if ((host[i] >> bit & 1u) == side)
+                right = got[at++] == host[i];
+    free(got);
+    return right;
+}
+
+static void test_failed_split_then_scans(void **state)
+{
+    enum { BIG = 200000, ML = 5000, SPLIT = 100000, AFTER = 100001 };
+    const clprim_scan_desc ex = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL,
+                                 NULL};
+    const clprim_scan_desc ml = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_MULTILEVEL,
+                                 NULL, NULL};
+    const clprim_sort_desc sd = {CLPRIM_TYPE_UINT32, 0, 0, 0, 0, CLPRIM_SORT_AUTO, NULL, 0};
+    static cl_uint host[BIG];
+    static sweep s;
+    unsigned long fills = 0, split_failures = 0;
+    uint64_t seed = tu_seed();
+    (void)state;
+    for (size_t i = 0; i < BIG; ++i)
+        host[i] = (cl_uint)(tu_rand(&seed) % 1000);
+    setenv("CLPRIM_SCAN_SINGLE_PASS", "1", 1);
+    /* k = 0 counts the split's fills; k > 0 fails the k-th */
+    for (unsigned long k = 0; k <= fills; ++k) {
+        clprim_context *ctx = context(s.log);
+        cl_context cl;
+        cl_mem in, out, keys_out;
+        clprim_status st;
+        cl_int err;
+        assert_non_null(ctx);
+        cl = clprim_context_cl_context(ctx);
+        in = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+        out = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof host, NULL, &err);
+        keys_out = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof host, NULL, &err);
+        assert_true(in && out && keys_out);
+        snprintf(s.fault, sizeof s.fault, "split: clEnqueueFillBuffer #%lu", k);
+        arm(NULL, 0);
+        CALL(clprim_scan(ctx, NULL, &ex, in, 0, out, 0, BIG, 0, NULL, NULL));
+        assert_int_equal(st, CLPRIM_SUCCESS);
+        CALL(clprim_scan(ctx, NULL, &ex, in, 0, out, 0, BIG, 0, NULL, NULL));
+        assert_int_equal(st, CLPRIM_SUCCESS);
+        CALL(clprim_scan(ctx, NULL, &ml, in, 0, out, 0, ML, 0, NULL, NULL));
+        assert_int_equal(st, CLPRIM_SUCCESS);
+        disarm();
+        arm(k ? "clEnqueueFillBuffer" : NULL, k);
+        CALL(clprim_split(ctx, NULL, &sd, 3, in, 0, keys_out, 0, NULL, 0, NULL, 0, SPLIT, NULL, 0,
+                          0, NULL, NULL));
+        if (!k) {
+            fills = count_of("clEnqueueFillBuffer");
+            assert_int_equal(st, CLPRIM_SUCCESS);
+        } else if (disarm()) {
+            ++s.injected;
+            split_failures += st != CLPRIM_SUCCESS;
+            s.findings += judge(ctx, "clprim_split", st, split_right(ctx, host, keys_out, SPLIT, 3),
+                                s.fault);
+        }
+        disarm();
+        s.findings += scans_right(ctx, in, out, host, AFTER, s.fault);
+        clFinish(clprim_context_queue(ctx));
+        clReleaseMemObject(in);
+        clReleaseMemObject(out);
+        clReleaseMemObject(keys_out);
+        clprim_context_release(ctx);
+        ++s.runs;
+    }
+    unsetenv("CLPRIM_SCAN_SINGLE_PASS");
+    printf("# a split failing in each of its %lu fills, then 8 single-pass scans: %lu failed "
+           "splits; %d findings\n", fills, split_failures, s.findings);
+    assert_true(fills > 0 && split_failures > 0);
+    assert_int_equal(s.findings, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_failed_split_then_scans),
         cmocka_unit_test(test_context_creation),
         cmocka_unit_test(test_workload),
         cmocka_unit_test(test_disk_cache_writes),
