@@ -89,7 +89,7 @@ inline seg_pair seg_wg_exscan(seg_pair p, local seg_pair *scratch, seg_pair *tot
  * work-item folds its run with the lifted operator, the work-group scans
  * the runs' pairs, the first SIMD group publishes and looks back, and the
  * results leave coalesced (scan) or at their segments' ranks (reduce). */
-SEG_KERNEL seg_single_pass(global const T *in, ulong in_off, global T *out, ulong out_off,
+SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, ulong out_off,
                            ulong n, global const uchar *segs, ulong segs_off, ulong m,
                            global const ulong *bounds, global uchar *keys_out,
                            ulong keys_out_off, global ulong *count, ulong count_off,
@@ -125,7 +125,7 @@ SEG_KERNEL seg_single_pass(global const T *in, ulong in_off, global T *out, ulon
         T v[ITEMS];
         uint h[ITEMS];
         for (uint k = 0; k < ITEMS; ++k)
-            v[k] = src.in[base + k * WG_SIZE + lid];
+            v[k] = clprim_in(src.in[base + k * WG_SIZE + lid], base + k * WG_SIZE + lid);
         for (uint k = 0; k < ITEMS; ++k)
 #if SEG_HEADS == SEG_OFFSETS
             h[k] = 0;
@@ -140,7 +140,7 @@ SEG_KERNEL seg_single_pass(global const T *in, ulong in_off, global T *out, ulon
         for (uint k = 0; k < ITEMS; ++k) {
             const uint i = k * WG_SIZE + lid;
             if (i < valid) {
-                tile[PAD(i)] = src.in[base + i];
+                tile[PAD(i)] = clprim_in(src.in[base + i], base + i);
 #if SEG_HEADS == SEG_OFFSETS
                 heads[PAD(i)] = 0;
 #else

@@ -221,6 +221,11 @@ static clprim_status check_overlaps(clprim_context *ctx, const clprim__call *c, 
                 continue;
             if (pair && b0 == o0 && b1 == o1)
                 continue;
+            if (pair && b0 == o0 && eb != eo)
+                return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                                    "a transform that changes the element size (%zu to %zu bytes) "
+                                    "cannot run in place (%s == %s)",
+                                    i < j ? eb : eo, i < j ? eo : eb, o->name, b->name);
             return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                                 "%s [%zu, %zu) and %s [%zu, %zu) overlap in one buffer (bytes)%s",
                                 o->name, o0, o1, b->name, b0, b1,

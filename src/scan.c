@@ -324,7 +324,8 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
         return st;
     if (transform && a->in == a->out && clprim__transform_input_size(d->transform, 0) != e->size)
         st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                          "in place (in == out) needs input and output elements of one size");
+                          "a transform that changes the element size cannot run in place "
+                          "(in == out)");
     if (st != CLPRIM_SUCCESS || n == 0) {
         free(transform);
         return st;

@@ -19,6 +19,7 @@ static const char *const program_files[] = {"segment_abi.h", "segment_heads.clh"
 /* The arguments of one call, for segment_body. */
 typedef struct segment_args {
     const clprim_segments *s;
+    const clprim_transform *tf; /* the descriptor's transform (NULL: none) */
     int reduce, exclusive, algorithm; /* algorithm: the descriptor's, as int */
     cl_mem in, out, keys_out, count;
     size_t in_off, out_off, keys_out_off, count_off, n;
@@ -220,20 +221,38 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     clprim__program *prog;
     cl_mem state = NULL, bounds = NULL;
     cl_uint generation = 0, sflags;
-    char *params;
+    char *params, *transform = NULL;
     clprim_status st = check_call(ctx, a);
 
-    if (st != CLPRIM_SUCCESS)
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__transform_params(ctx, a->tf, &transform);
+    if (st == CLPRIM_SUCCESS && transform && a->in == a->out &&
+        clprim__transform_input_size(a->tf, 0) != e->size)
+        st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                          "a transform that changes the element size (%zu to %zu bytes) cannot "
+                          "run in place (in == out)", clprim__transform_input_size(a->tf, 0),
+                          e->size);
+    if (st != CLPRIM_SUCCESS) {
+        free(transform);
         return st;
-    if (a->n == 0 && !(a->reduce && offsets)) /* nothing, or no segment */
+    }
+    if (a->n == 0 && !(a->reduce && offsets)) { /* nothing, or no segment */
+        free(transform);
         return a->reduce && a->count
                    ? clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8)
                    : CLPRIM_SUCCESS;
+    }
     while (t.items > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
         t.items /= 2;
     while (t.wg_size > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
         t.wg_size /= 2;
     params = segment_params(a, e, t.items, t.lookback_spins);
+    if (params && transform) {
+        char *both = clprim__format("%s%s", params, transform);
+        free(params);
+        params = both;
+    }
+    free(transform);
     if (!params)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     spec.params = params;
@@ -293,6 +312,13 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
         return CLPRIM_INVALID_ARGUMENT;
     if (event)
         *event = NULL;
+    if (a->tf) { /* the input holds the transform's elements */
+        call.buffers[0].elem = clprim__transform_input_size(a->tf, 0);
+        if (!call.buffers[0].elem)
+            return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE,
+                                         "desc->transform->input %d is not a clprim_type",
+                                         (int)a->tf->input);
+    }
     st = check_segments(ctx, s);
     if (st != CLPRIM_SUCCESS)
         return st;
@@ -319,9 +345,11 @@ clprim_status clprim_segmented_scan(clprim_context *ctx, cl_command_queue queue,
                                     size_t n, cl_uint num_wait, const cl_event *wait,
                                     cl_event *event)
 {
-    const segment_args a = {segments, 0, desc && desc->exclusive,
-                            desc ? (int)desc->algorithm : 0, in, out, NULL, NULL, in_off,
-                            out_off, 0, 0, n};
+    const segment_args a = {.s = segments,
+                            .tf = desc ? desc->transform : NULL,
+                            .exclusive = desc && desc->exclusive,
+                            .algorithm = desc ? (int)desc->algorithm : 0,
+                            .in = in, .in_off = in_off, .out = out, .out_off = out_off, .n = n};
     return run(ctx, queue, desc, desc ? desc->type : 0, desc ? desc->op : 0,
                desc ? desc->custom : NULL, &a, num_wait, wait, event);
 }
@@ -333,9 +361,14 @@ clprim_status clprim_segmented_reduce(clprim_context *ctx, cl_command_queue queu
                                       size_t keys_out_off, cl_mem count, size_t count_off,
                                       cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    const segment_args a = {segments,     1,   0,        desc ? (int)desc->algorithm : 0,
-                            in,           out, keys_out, count,
-                            in_off,       out_off, keys_out_off, count_off, n};
+    const segment_args a = {.s = segments,
+                            .tf = desc ? desc->transform : NULL,
+                            .reduce = 1,
+                            .algorithm = desc ? (int)desc->algorithm : 0,
+                            .in = in, .in_off = in_off, .n = n,
+                            .out = out, .out_off = out_off,
+                            .keys_out = keys_out, .keys_out_off = keys_out_off,
+                            .count = count, .count_off = count_off};
     return run(ctx, queue, desc, desc ? desc->type : 0, desc ? desc->op : 0,
                desc ? desc->custom : NULL, &a, num_wait, wait, event);
 }
@@ -393,19 +426,23 @@ static clprim_status host_segments(clprim_context *ctx, const clprim_segments *s
     return st;
 }
 
-/* Bytes of n elements of a descriptor's element; 0 with a message. */
+/* Bytes of the n input elements of a descriptor (a transform's input
+ * type where it has one); 0 with a message. *elem: the bytes of one output
+ * element. */
 static size_t host_bytes(clprim_context *ctx, clprim_type type, const clprim_operator *custom,
-                         size_t n, clprim_status *st)
+                         const clprim_transform *tf, size_t n, size_t *elem, clprim_status *st)
 {
-    const size_t elem = clprim__element_size(type, custom);
+    const size_t in_elem = clprim__transform_input_size(tf, *elem = clprim__element_size(type, custom));
+    const size_t big = in_elem > *elem ? in_elem : *elem;
     *st = CLPRIM_SUCCESS;
-    if (!elem)
-        *st = clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
-                                    (int)type);
-    else if (n && (elem * n) / n != elem)
+    if (!*elem || !in_elem)
+        *st = clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d%s is not a clprim_type",
+                                    *elem ? (int)tf->input : (int)type,
+                                    *elem ? " (desc->transform->input)" : "");
+    else if (n && (big * n) / n != big)
         *st = clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS,
-                                    "n = %zu elements of %zu bytes overflow size_t", n, elem);
-    return elem * n;
+                                    "n = %zu elements of %zu bytes overflow size_t", n, big);
+    return in_elem * n;
 }
 
 clprim_status clprim_segmented_scan_host(clprim_context *ctx, const clprim_scan_desc *desc,
@@ -414,24 +451,30 @@ clprim_status clprim_segmented_scan_host(clprim_context *ctx, const clprim_scan_
                                          size_t n)
 {
     clprim_segments dev;
-    cl_mem buf = NULL, segs = NULL;
-    size_t bytes;
+    cl_mem buf = NULL, src = NULL, segs = NULL;
+    size_t bytes, elem;
     clprim_status st;
 
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
     if (!desc || (n && (!in || !out)))
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
-    bytes = host_bytes(ctx, desc->type, desc->custom, n, &st);
+    bytes = host_bytes(ctx, desc->type, desc->custom, desc->transform, n, &elem, &st);
     if (st == CLPRIM_SUCCESS)
         st = host_segments(ctx, segments, host_segs, n, &dev, &segs);
-    /* one buffer, scanned in place */
+    /* one buffer, scanned in place, unless a transform changes the size */
     if (st == CLPRIM_SUCCESS)
-        st = clprim__host_buffer_unlocked(ctx, bytes, in, &buf);
+        st = clprim__host_buffer_unlocked(ctx, bytes, in, &src);
+    if (st == CLPRIM_SUCCESS && bytes == elem * n)
+        buf = src;
+    else if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, elem * n, NULL, &buf);
     if (st == CLPRIM_SUCCESS)
-        st = clprim_segmented_scan(ctx, NULL, desc, &dev, buf, 0, buf, 0, n, 0, NULL, NULL);
+        st = clprim_segmented_scan(ctx, NULL, desc, &dev, src, 0, buf, 0, n, 0, NULL, NULL);
     if (st == CLPRIM_SUCCESS && n)
-        st = clprim__host_read_unlocked(ctx, buf, bytes, out, 0, NULL);
+        st = clprim__host_read_unlocked(ctx, buf, elem * n, out, 0, NULL);
+    if (src && src != buf)
+        clReleaseMemObject(src);
     if (buf)
         clReleaseMemObject(buf);
     if (segs)
@@ -455,8 +498,7 @@ clprim_status clprim_segmented_reduce_host(clprim_context *ctx, const clprim_red
     if (!desc || !segments || !count || (n && !in))
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "desc, segments, in or count is NULL");
-    bytes = host_bytes(ctx, desc->type, desc->custom, n, &st);
-    elem = clprim__element_size(desc->type, desc->custom);
+    bytes = host_bytes(ctx, desc->type, desc->custom, desc->transform, n, &elem, &st);
     out_n = segments->kind == CLPRIM_SEGMENTS_OFFSETS ? segments->num_segments : n;
     if (st == CLPRIM_SUCCESS && out_n && !out)
         st = clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "out is NULL");

@@ -584,6 +584,215 @@ static void test_fallback(void **state)
         fail_msg("%d failing cases", failures);
 }
 
+/* ---- transforms (desc->transform): every segmented form maps its input ---- */
+
+typedef struct tcase {
+    clprim_type in_type;  /* the transform's input */
+    clprim_type type;     /* what is scanned (ignored with custom) */
+    clprim_op op;
+    int custom;           /* the affine operator on uint2 */
+    const char *expr;
+} tcase;
+
+/* The host's f(x, i) of each case below, in the scanned type's bytes. */
+static void tmap(int which, const unsigned char *x, size_t i, unsigned char *y)
+{
+    cl_uint u;
+    cl_ulong q;
+    switch (which) {
+    case 0: /* uint -> ulong, narrower input */
+        memcpy(&u, x, 4);
+        q = (cl_ulong)u * 3u + i;
+        memcpy(y, &q, 8);
+        break;
+    case 1: /* ulong -> uint, wider input */
+        memcpy(&q, x, 8);
+        u = (cl_uint)(q >> 7) ^ (cl_uint)i;
+        memcpy(y, &u, 4);
+        break;
+    case 2: { /* int -> int, one size */
+        cl_int v;
+        memcpy(&v, x, 4);
+        v = (cl_int)((cl_uint)v * 10u) - (cl_int)(i % 1000);
+        memcpy(y, &v, 4);
+        break;
+    }
+    default: { /* uint -> the caller's uint2 (an affine map) */
+        cl_uint m[2];
+        memcpy(&u, x, 4);
+        m[0] = 1u + (u & 1u) * 2u;
+        m[1] = u >> 3;
+        memcpy(y, m, 8);
+        break;
+    }
+    }
+}
+
+static const tcase tcases[] = {
+    {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_UINT64, CLPRIM_OP_SUM, 0, "(ulong)x * 3ul + i"},
+    {CLPRIM_TYPE_UINT64, CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, "(uint)(x >> 7) ^ (uint)i"},
+    {CLPRIM_TYPE_INT32, CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, 0, "(int)((uint)x * 10u) - (int)(i % 1000)"},
+    {CLPRIM_TYPE_UINT32, 0, 0, 1, "(uint2)(1u + (x & 1u) * 2u, x >> 3)"},
+};
+
+/* Checks a segmented result of tcases[w] against the host over segments
+ * starts[0..m] of the mapped input y; 0 when right. */
+static size_t tcheck(int w, int reduce, int exclusive, const unsigned char *y, const size_t *starts,
+                     size_t m, const unsigned char *got, const char *what)
+{
+    const tcase *t = &tcases[w];
+    scase c;
+    size_t k, bad = 0;
+    memset(&c, 0, sizeof c);
+    c.reduce = reduce;
+    c.exclusive = exclusive;
+    c.custom = t->custom;
+    c.type = t->type;
+    c.op = t->op;
+    for (k = 0; k < m; ++k)
+        bad += check_segment(&c, y, starts[k], starts[k + 1], got, k, what);
+    return bad;
+}
+
+static void test_transforms(void **state)
+{
+    const clprim_segments_kind kinds[] = {CLPRIM_SEGMENTS_FLAGS_U8, CLPRIM_SEGMENTS_KEYS,
+                                          CLPRIM_SEGMENTS_OFFSETS};
+    const size_t n = 5003, in_off = 7, out_off = 3;
+    cl_context cl = clprim_context_cl_context(ctx);
+    uint64_t seed = tu_seed();
+    (void)state;
+    require_single_pass();
+    for (int w = 0; w < (int)(sizeof tcases / sizeof tcases[0]); ++w)
+        for (int kk = 0; kk < 3; ++kk)
+            for (int form = 0; form < 3; ++form) { /* scan, exclusive scan, reduce */
+                const tcase *t = &tcases[w];
+                const size_t ie = clprim_type_size(t->in_type), oe = t->custom ? 8 : clprim_type_size(t->type);
+                const clprim_transform tf = {t->in_type, t->expr};
+                const clprim_scan_desc sd = {.type = t->type, .op = t->op, .exclusive = form == 1,
+                                             .custom = t->custom ? affine : NULL, .transform = &tf};
+                const clprim_reduce_desc rd = {.type = t->type, .op = t->op,
+                                               .custom = t->custom ? affine : NULL,
+                                               .transform = &tf};
+                clprim_segments sg = {.kind = kinds[kk], .type = CLPRIM_TYPE_UINT32};
+                unsigned char *x = malloc((in_off + n) * ie), *y = malloc(n * oe),
+                              *got = malloc((out_off + n) * oe);
+                cl_uint *segs = malloc((n + 1) * sizeof *segs);
+                unsigned char *flags = malloc(n);
+                size_t *starts = malloc((n + 1) * sizeof *starts), m = 0, i, count = 0;
+                char what[200];
+                uint64_t s = seed + (uint64_t)(w * 9 + kk * 3 + form);
+                assert_true(x && y && got && segs && flags && starts);
+                snprintf(what, sizeof what, "transform %s, %s, %s, seed=%llu", t->expr,
+                         clprim_segments_kind_name(kinds[kk]),
+                         form == 2 ? "reduce" : form ? "exclusive scan" : "scan",
+                         (unsigned long long)seed);
+                for (i = 0; i < (in_off + n) * ie; ++i)
+                    x[i] = (unsigned char)tu_rand(&s);
+                for (i = 0; i < n; ++i) {
+                    flags[i] = i == 0 || tu_rand(&s) % 40 == 0;
+                    if (flags[i])
+                        starts[m++] = i;
+                    tmap(w, x + (in_off + i) * ie, i, y + i * oe); /* i counts from in_off */
+                }
+                starts[m] = n;
+                if (kinds[kk] == CLPRIM_SEGMENTS_OFFSETS)
+                    for (i = 0; i <= m; ++i)
+                        segs[i] = (cl_uint)starts[i];
+                else if (kinds[kk] == CLPRIM_SEGMENTS_KEYS)
+                    for (i = 0, segs[0] = 5; i < n; ++i)
+                        segs[i] = i ? segs[i - 1] + flags[i] : segs[0];
+                if (kinds[kk] == CLPRIM_SEGMENTS_OFFSETS)
+                    sg.num_segments = m;
+                /* the host helper (input from element 0: i counts from there) */
+                memset(got, POISON, (out_off + n) * oe);
+                if (form == 2) {
+                    assert_int_equal(clprim_segmented_reduce_host(ctx, &rd, &sg,
+                                                                  kinds[kk] == CLPRIM_SEGMENTS_FLAGS_U8
+                                                                      ? (void *)flags : (void *)segs,
+                                                                  x + in_off * ie, n, got, NULL,
+                                                                  &count),
+                                     CLPRIM_SUCCESS);
+                    assert_int_equal(count, m);
+                } else {
+                    assert_int_equal(clprim_segmented_scan_host(ctx, &sd, &sg,
+                                                                kinds[kk] == CLPRIM_SEGMENTS_FLAGS_U8
+                                                                    ? (void *)flags : (void *)segs,
+                                                                x + in_off * ie, got, n),
+                                     CLPRIM_SUCCESS);
+                }
+                assert_int_equal(tcheck(w, form == 2, form == 1, y, starts, m, got, what), 0);
+                /* the enqueueing call, input from in_off, output from out_off */
+                {
+                    const size_t su = kinds[kk] == CLPRIM_SEGMENTS_FLAGS_U8 ? 1 : 4;
+                    const size_t sn = kinds[kk] == CLPRIM_SEGMENTS_OFFSETS ? m + 1 : n;
+                    cl_int err;
+                    cl_mem bin = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                (in_off + n) * ie, x, &err);
+                    cl_mem bseg = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                 sn * su, su == 1 ? (void *)flags : (void *)segs,
+                                                 &err);
+                    cl_mem bout, bcount;
+                    cl_ulong c64 = 0;
+                    memset(got, POISON, (out_off + n) * oe);
+                    bout = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                          (out_off + n) * oe, got, &err);
+                    bcount = clCreateBuffer(cl, CL_MEM_READ_WRITE, 8, NULL, &err);
+                    assert_true(bin && bseg && bout && bcount);
+                    sg.mem = bseg;
+                    if (form == 2)
+                        assert_int_equal(clprim_segmented_reduce(ctx, NULL, &rd, &sg, bin, in_off,
+                                                                 n, bout, out_off, NULL, 0, bcount,
+                                                                 0, 0, NULL, NULL),
+                                         CLPRIM_SUCCESS);
+                    else
+                        assert_int_equal(clprim_segmented_scan(ctx, NULL, &sd, &sg, bin, in_off,
+                                                               bout, out_off, n, 0, NULL, NULL),
+                                         CLPRIM_SUCCESS);
+                    assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(ctx), bout, CL_TRUE,
+                                                         0, (out_off + n) * oe, got, 0, NULL, NULL),
+                                     CL_SUCCESS);
+                    if (form == 2) {
+                        assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(ctx), bcount,
+                                                             CL_TRUE, 0, 8, &c64, 0, NULL, NULL),
+                                         CL_SUCCESS);
+                        assert_int_equal(c64, m);
+                    }
+                    assert_int_equal(tcheck(w, form == 2, form == 1, y, starts, m,
+                                            got + out_off * oe, what), 0);
+                    clReleaseMemObject(bin);
+                    clReleaseMemObject(bseg);
+                    clReleaseMemObject(bout);
+                    clReleaseMemObject(bcount);
+                    sg.mem = NULL;
+                }
+                free(x), free(y), free(got), free(segs), free(flags), free(starts);
+            }
+}
+
+/* A transform that changes the element size cannot run in place; the
+ * message says so. */
+static void test_transform_in_place_refused(void **state)
+{
+    cl_context cl = clprim_context_cl_context(ctx);
+    const clprim_transform tf = {CLPRIM_TYPE_UINT32, "(ulong)x"};
+    const clprim_scan_desc sd = {.type = CLPRIM_TYPE_UINT64, .op = CLPRIM_OP_SUM, .transform = &tf};
+    cl_uchar flags[16];
+    cl_int err;
+    cl_mem buf, f;
+    clprim_segments sg = {.kind = CLPRIM_SEGMENTS_FLAGS_U8};
+    (void)state;
+    require_single_pass();
+    memset(flags, 1, sizeof flags);
+    buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 16 * 8, NULL, &err);
+    f = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 16, flags, &err);
+    sg.mem = f;
+    expect_refused(clprim_segmented_scan(ctx, NULL, &sd, &sg, buf, 0, buf, 0, 16, 0, NULL, NULL),
+                   CLPRIM_INVALID_ARGUMENT, "cannot run in place");
+    clReleaseMemObject(buf);
+    clReleaseMemObject(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -593,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_offsets_int32), cmocka_unit_test(test_offsets_uint64),
         cmocka_unit_test(test_host_helpers),  cmocka_unit_test(test_refused),
         cmocka_unit_test(test_bad_offsets_stay_inside), cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_transforms),    cmocka_unit_test(test_transform_in_place_refused),
     };
     /* x -> a x + b, then x -> c x + d: x -> (a c) x + (c b + d) */
     const clprim_operator_desc ad = {"uint2", NULL, "(uint2)(a.x * b.x, b.x * a.y + b.y)",

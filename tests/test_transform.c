@@ -266,9 +266,10 @@ static void test_refused(void **state)
     expect_refused(clprim_scan(ctx, NULL, &d, buf, 0, buf, 0, 4, 0, NULL, NULL),
                    CLPRIM_UNKNOWN_TYPE, "transform->input");
     tf.input = CLPRIM_TYPE_INT32;
-    /* in place needs one element size: int32 in, int64 out */
+    /* in place needs one element size: int32 in, int64 out; the message says
+     * why (in == out with one offset is just what was passed) */
     expect_refused(clprim_scan(ctx, NULL, &d, buf, 0, buf, 0, 4, 0, NULL, NULL),
-                   CLPRIM_INVALID_ARGUMENT, "in place");
+                   CLPRIM_INVALID_ARGUMENT, "changes the element size (4 to 8 bytes) cannot run in place");
     /* the input is checked in its own elements: 17 int32 do not fit 64 bytes */
     expect_refused(clprim_reduce(ctx, NULL, &rd, buf, 0, 17, buf, 0, 0, NULL, NULL),
                    CLPRIM_OUT_OF_BOUNDS, "in");
