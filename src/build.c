@@ -566,15 +566,32 @@ clprim_status clprim__probe_simd_width(clprim_context *ctx)
     if (ctx->info.simd_width)
         return CLPRIM_SUCCESS;
     st = clprim__build_source(ctx, probe, NULL, 0, &program);
-    if (st != CLPRIM_SUCCESS)
-        goto cleanup;
+    if (st != CLPRIM_SUCCESS) {
+        /* the build's message (its compiler log) stays whole, said to be
+         * the probe's (kept as it is when there is no memory to say so) */
+        char *both = ctx->error ? clprim__format("probing the SIMD width: %s", ctx->error) : NULL;
+        if (both) {
+            free(ctx->error);
+            ctx->error = both;
+        } else if (!ctx->error) {
+            clprim__fail(ctx, st, "probing the SIMD width failed: %s", clprim_status_string(st));
+        }
+        return st;
+    }
     kernel = clCreateKernel(program, "clprim_probe", &st);
-    if (st != CL_SUCCESS)
+    if (st != CL_SUCCESS) {
+        clprim__fail(ctx, st, "probing the SIMD width failed: clCreateKernel returned %s",
+                     clprim_status_string(st));
         goto cleanup;
+    }
     st = clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                   sizeof multiple, &multiple, NULL);
-    if (st != CL_SUCCESS)
+    if (st != CL_SUCCESS) {
+        clprim__fail(ctx, st, "probing the SIMD width failed: clGetKernelWorkGroupInfo("
+                     "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE) returned %s",
+                     clprim_status_string(st));
         goto cleanup;
+    }
     /* round down to a power of two, at least 1 */
     ctx->info.simd_width = 1;
     while (ctx->info.simd_width * 2 <= multiple && ctx->info.simd_width < 1024)
@@ -585,7 +602,5 @@ cleanup:
         clReleaseKernel(kernel);
     if (program)
         clReleaseProgram(program);
-    if (st != CLPRIM_SUCCESS)
-        clprim__fail(ctx, st, "probing the SIMD width failed: %s", clprim_status_string(st));
     return st;
 }

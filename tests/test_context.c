@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -220,12 +221,61 @@ static void test_log_callback(void **state)
     clprim_context_release(c);
 }
 
+/* What the log callback heard, all of it. */
+typedef struct heard {
+    char text[65536];
+    size_t len;
+} heard;
+
+static void hear(void *user, int level, const char *msg)
+{
+    heard *h = user;
+    int n;
+    (void)level;
+    n = snprintf(h->text + h->len, sizeof h->text - h->len, "%s\n", msg);
+    if (n > 0)
+        h->len += (size_t)n < sizeof h->text - h->len ? (size_t)n : sizeof h->text - h->len - 1;
+}
+
+/* Issue 30, defect 4: a build that fails at creation (the SIMD-width probe's,
+ * on a device that does not report its SIMD width) keeps its compiler log
+ * in the message the log callback gets (the probe's clean-up overwrote it
+ * with "probing the SIMD width failed: CLPRIM_BUILD_FAILED"). A build
+ * option breaks the probe's source: its kernel keyword becomes an unknown
+ * word, which the compiler's log names. */
+static void test_build_failure_keeps_log(void **state)
+{
+    static heard h;
+    clprim_context_options o;
+    clprim_context *c = NULL;
+    clprim_status st;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.log = hear;
+    o.log_user = &h;
+    o.flags = CLPRIM_CONTEXT_NO_DISK_CACHE;
+    setenv("CLPRIM_BUILD_OPTIONS", "-Dkernel=clprim_no_such_word", 1);
+    st = clprim_context_create(&o, &c);
+    unsetenv("CLPRIM_BUILD_OPTIONS");
+    if (st == CLPRIM_SUCCESS) { /* the device reports its SIMD width: no probe */
+        clprim_context_release(c);
+        skip();
+    }
+    assert_null(c);
+    assert_int_equal(st, CLPRIM_BUILD_FAILED);
+    assert_non_null(strstr(h.text, "probing the SIMD width"));
+    assert_non_null(strstr(h.text, "build log:\n"));
+    if (!strstr(h.text, "clprim_no_such_word"))
+        fail_msg("the compiler's log is missing from what the log callback heard:\n%s", h.text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_info),        cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_events),             cmocka_unit_test(test_out_of_order_queue),
         cmocka_unit_test(test_threads),            cmocka_unit_test(test_log_callback),
+        cmocka_unit_test(test_build_failure_keeps_log),
     };
     int rc;
     tu_seed();
