@@ -45,6 +45,24 @@
  * between algorithms; for one algorithm, device, n and type they are the same
  * every run (no floating-point atomics are used), except with
  * DECOUPLED_LOOKBACK (see clprim_scan_algorithm).
+ *
+ * Float and double min and max are IEEE 754-2019 minimum and maximum (C23
+ * fminimum / fmaximum), which propagate NaN:
+ * - a NaN anywhere in what is combined makes the result NaN: an input, or
+ *   a carry-in (clprim_scan_init's init, the totals of earlier parts of a
+ *   multi-part call). A scan's outputs are NaN from the first NaN on (an
+ *   exclusive scan's from the one after it), a reduce's value is NaN, and
+ *   a segmented call's likewise within the NaN's segment.
+ *   Which NaN comes out (its sign and payload) is unspecified;
+ * - -0.0 counts as below +0.0: min(-0.0, +0.0) is -0.0 and max(-0.0, +0.0)
+ *   is +0.0, in either order.
+ * fmin / fmax, which drop NaNs, are not used: fmin(+inf, NaN) is +inf, so
+ * whether a NaN survived would depend on where an algorithm folds in the
+ * identity, and their zero's sign on operand order. With this rule the
+ * identities (+inf, -inf) are true identities and the operators associative
+ * and commutative, so every algorithm (scans, reduces, segmented and
+ * multi-part calls, summed-area tables) gives the same value on every
+ * device. Integer min and max compare in the type.
  */
 #ifndef CLPRIM_H
 #define CLPRIM_H
@@ -134,7 +152,8 @@ typedef enum clprim_type {
 } clprim_type;
 
 /* XX(NAME, number, lower-case name). Identities: sum 0, product 1, min the
- * type's largest value (+inf for floats), max its smallest (-inf for floats). */
+ * type's largest value (+inf for floats), max its smallest (-inf for floats).
+ * Float min and max with NaN and signed zeros: see "Arithmetic" above. */
 #define CLPRIM_OP_MAP(XX)                                                      \
   XX(SUM, 0, "sum")                                                            \
   XX(PRODUCT, 1, "product")                                                    \

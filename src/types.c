@@ -165,16 +165,18 @@ int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t si
             snprintf(op_expr, sizeof op_expr, "((a) %s (b))", symbol);
         snprintf(identity, sizeof identity, "%s", op == CLPRIM_OP_SUM ? "0" : "1");
         break;
-    case CLPRIM_OP_MIN:
-        snprintf(op_expr, sizeof op_expr, "((b) < (a) ? (b) : (a))");
+    case CLPRIM_OP_MIN: /* floats: IEEE 754-2019 minimum, elem.clh */
+        snprintf(op_expr, sizeof op_expr, "%s",
+                 t->is_float ? "clprim_fminimum((a), (b))" : "((b) < (a) ? (b) : (a))");
         if (t->is_float)
             snprintf(identity, sizeof identity, "INFINITY");
         else
             snprintf(identity, sizeof identity, "%s_MAX", upper);
         break;
-    case CLPRIM_OP_MAX:
+    case CLPRIM_OP_MAX: /* floats: IEEE 754-2019 maximum, elem.clh */
     default:
-        snprintf(op_expr, sizeof op_expr, "((a) < (b) ? (b) : (a))");
+        snprintf(op_expr, sizeof op_expr, "%s",
+                 t->is_float ? "clprim_fmaximum((a), (b))" : "((a) < (b) ? (b) : (a))");
         if (t->is_float)
             snprintf(identity, sizeof identity, "(-INFINITY)");
         else if (t->is_signed)
@@ -184,11 +186,14 @@ int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t si
         break;
     }
     /* IDENTITY has type T (elem.clh), so it can stand in a ?: beside a T */
+    /* CLPRIM_FLOAT_BITS: the unsigned type of a float T's bits (elem.clh) */
     int len = snprintf(buf, size,
                        "%s#define T %s\n#define T_SIZE %zu\n#define OP(a, b) %s\n"
                        "#define IDENTITY ((%s)%s)\n#define CLPRIM_T_BUILTIN 1\n"
-                       "#define CLPRIM_COMMUTATIVE 1\n",
+                       "#define CLPRIM_COMMUTATIVE 1\n%s",
                        type == CLPRIM_TYPE_DOUBLE ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
-                       t->cl, t->size, op_expr, t->cl, identity);
+                       t->cl, t->size, op_expr, t->cl, identity,
+                       !t->is_float ? "" : t->size == 8 ? "#define CLPRIM_FLOAT_BITS ulong\n"
+                                                        : "#define CLPRIM_FLOAT_BITS uint\n");
     return len < 0 || (size_t)len >= size ? -1 : 0;
 }

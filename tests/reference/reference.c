@@ -33,18 +33,50 @@ uint64_t clprim_ref_rand(uint64_t *s)
 CLPRIM_TYPE_MAP(REF_FILL)
 #undef REF_FILL
 
+/* Float and double min / max as clprim.h states them (IEEE 754-2019
+ * minimum and maximum): a NaN operand gives a NaN, and -0.0 is below +0.0.
+ * In long double, which holds every float and double exactly (NaNs stay
+ * NaNs, zeros keep their sign). */
+static long double ref_fmin(long double a, long double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? a : b;
+    if (a == b) /* equal: the same value, or zeros: -0.0 if either is */
+        return signbit(a) ? a : b;
+    return b < a ? b : a;
+}
+
+static long double ref_fmax(long double a, long double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? a : b;
+    if (a == b) /* +0.0 unless both are -0.0 */
+        return signbit(a) ? b : a;
+    return a < b ? b : a;
+}
+
+/* Whether got is want as the float min / max rule decides values: any NaN
+ * for a NaN, and zeros by their sign. */
+static int ref_same_float(long double got, long double want)
+{
+    return isnan(want) ? isnan(got) != 0
+                       : !isnan(got) && got == want && !signbit(got) == !signbit(want);
+}
+
 /* Integers combine in uint64_t, which wraps exactly as the device does once
- * truncated to the type; min / max compare in the type itself. */
+ * truncated to the type; integer min / max compare in the type itself,
+ * float ones by ref_fmin / ref_fmax. */
 #define REF_COMBINE(op, a, b, host, flt)                                        \
     ((op) == CLPRIM_OP_SUM       ? (flt ? (host)((a) + (b)) : (host)((uint64_t)(a) + (uint64_t)(b))) \
      : (op) == CLPRIM_OP_PRODUCT ? (flt ? (host)((a) * (b)) : (host)((uint64_t)(a) * (uint64_t)(b))) \
-     : (op) == CLPRIM_OP_MIN     ? ((b) < (a) ? (b) : (a))                        \
-                                 : ((a) < (b) ? (b) : (a)))
+     : (op) == CLPRIM_OP_MIN     ? (flt ? (host)ref_fmin((long double)(a), (long double)(b)) \
+                                        : ((b) < (a) ? (b) : (a)))              \
+     : (flt ? (host)ref_fmax((long double)(a), (long double)(b)) : ((a) < (b) ? (b) : (a))))
 #define REF_FCOMBINE(op, a, b)                                                  \
     ((op) == CLPRIM_OP_SUM       ? (a) + (b)                                      \
      : (op) == CLPRIM_OP_PRODUCT ? (a) * (b)                                      \
-     : (op) == CLPRIM_OP_MIN     ? ((b) < (a) ? (b) : (a))                        \
-                                 : ((a) < (b) ? (b) : (a)))
+     : (op) == CLPRIM_OP_MIN     ? ref_fmin((a), (b))                             \
+                                 : ref_fmax((a), (b)))
 
 #define REF_IDENTITY(NAME, num, name, cl, host, size, sgn, flt)                 \
     static host identity_##NAME(clprim_op op)                                  \
@@ -101,7 +133,7 @@ CLPRIM_TYPE_MAP(REF_SCAN)
                 const host g = got[only_last ? 0 : i];                         \
                 int ok;                                                        \
                 if (!flt || op == CLPRIM_OP_MIN || op == CLPRIM_OP_MAX)        \
-                    ok = flt ? g == (host)facc : g == acc;                     \
+                    ok = flt ? ref_same_float((long double)g, facc) : g == acc; \
                 else if (op == CLPRIM_OP_SUM) /* depth-bounded rounding of |x| sums */ \
                     ok = fabsl((long double)g - facc) <= eps * depth * mag + eps; \
                 else /* relative error of a product grows like sqrt(count) */ \
@@ -132,6 +164,55 @@ void clprim_ref_fill(clprim_type type, clprim_op op, void *x, size_t n, uint64_t
 #undef REF_CASE
     default: break;
     }
+}
+
+void clprim_ref_float(clprim_type type, int nan, double v, uint64_t r, void *out)
+{
+    if (type == CLPRIM_TYPE_FLOAT) {
+        const uint32_t bits = (r & 1 ? 0xff800000u : 0x7f800000u) | (uint32_t)(1 + (r >> 8) % 0x7fffff);
+        const float f = (float)v;
+        if (nan)
+            memcpy(out, &bits, 4);
+        else
+            memcpy(out, &f, 4);
+    } else {
+        const uint64_t bits = (r & 1 ? 0xfff0000000000000ull : 0x7ff0000000000000ull) |
+                              (1 + (r >> 8) % 0xfffffffffffffull);
+        if (nan)
+            memcpy(out, &bits, 8);
+        else
+            memcpy(out, &v, 8);
+    }
+}
+
+size_t clprim_ref_fill_edges(clprim_type type, clprim_op op, int nan, void *x, size_t n,
+                             uint64_t *state)
+{
+    const size_t e = clprim_type_size(type);
+    const double sign = op == CLPRIM_OP_MAX ? -1.0 : 1.0; /* max: the mirror image */
+    const size_t k = nan ? n / 2 + (size_t)(clprim_ref_rand(state) % (n - n / 2))
+                         : (size_t)(clprim_ref_rand(state) % n);
+    const size_t second = nan && k + 1 < n && clprim_ref_rand(state) % 2
+                              ? k + 1 + (size_t)(clprim_ref_rand(state) % (n - k - 1))
+                              : n;
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const uint64_t r = clprim_ref_rand(state);
+        const double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);
+        double v;
+        if (nan) {
+            v = r % 4 == 0 ? ((r >> 2) & 1 ? -0.0 : 0.0) : 2e6 * u - 1e6;
+        } else if (i < k) { /* min: +0.0 and positive numbers only */
+            v = r % 3 == 0 ? 0.0 : r % 7 == 1 ? INFINITY : 1e6 * u + 0.5;
+        } else if (i == k) {
+            v = -0.0;
+        } else {
+            v = r % 3 == 0 ? 0.0 : r % 3 == 1 ? -0.0 : r % 7 == 2 ? INFINITY : 1e6 * u + 0.5;
+        }
+        clprim_ref_float(type, nan && (i == k || i == second), sign * v, clprim_ref_rand(state),
+                         (unsigned char *)x + i * e);
+    }
+    return k;
 }
 
 void clprim_ref_identity(clprim_type type, clprim_op op, void *out)
@@ -326,7 +407,7 @@ size_t clprim_ref_run_lengths(const unsigned char *keep, size_t n, cl_ulong *len
                 const long double want = fprev[2 * i];                         \
                 int ok;                                                        \
                 if (!flt || op == CLPRIM_OP_MIN || op == CLPRIM_OP_MAX)        \
-                    ok = flt ? g == (host)want : g == prev[i];                 \
+                    ok = flt ? ref_same_float((long double)g, want) : g == prev[i]; \
                 else if (op == CLPRIM_OP_SUM)                                  \
                     ok = fabsl((long double)g - want) <= eps * depth * fprev[2 * i + 1] + eps; \
                 else                                                           \
@@ -373,22 +454,38 @@ static uint64_t key_bits(const sort_ref *r, size_t i)
     return v;
 }
 
+uint64_t clprim_ref_ordered(clprim_type key_type, int descending, uint64_t key)
+{
+    const size_t bits = clprim_type_size(key_type) * 8;
+    const uint64_t all = bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+    const uint64_t sign = (uint64_t)1 << (bits - 1);
+    key &= all;
+    switch (key_type) {
+    case CLPRIM_TYPE_INT32:
+    case CLPRIM_TYPE_INT64: key ^= sign; break;
+    case CLPRIM_TYPE_FLOAT:
+    case CLPRIM_TYPE_DOUBLE: {
+        const uint64_t exponent = bits == 64 ? 0x7ff0000000000000ull : 0x7f800000ull;
+        if ((key & ~sign) > exponent) /* a NaN: every bit 1, in either direction */
+            return all;
+        key = key & sign ? ~key & all : key | sign;
+        break;
+    }
+    default: break;
+    }
+    return descending ? ~key & all : key;
+}
+
 /* <0, 0, >0 as key x goes before, with, after key y */
 static int key_cmp(const sort_ref *r, uint64_t x, uint64_t y)
 {
     const size_t size = clprim_type_size(r->type);
     int c;
-    if (r->end - r->begin < size * 8) {
-        const uint64_t sign = (uint64_t)1 << (size * 8 - 1);
+    if (r->end - r->begin < size * 8) { /* a bit range: of the ordered form */
         const uint64_t mask = (((uint64_t)1 << (r->end - r->begin)) - 1);
-        if (r->type == CLPRIM_TYPE_INT32 || r->type == CLPRIM_TYPE_INT64) {
-            x ^= sign;
-            y ^= sign;
-        }
-        x = (x >> r->begin) & mask;
-        y = (y >> r->begin) & mask;
-        c = (x > y) - (x < y);
-        return r->descending ? -c : c;
+        x = (clprim_ref_ordered(r->type, r->descending, x) >> r->begin) & mask;
+        y = (clprim_ref_ordered(r->type, r->descending, y) >> r->begin) & mask;
+        return (x > y) - (x < y);
     }
     switch (r->type) {
     case CLPRIM_TYPE_INT32: c = ((int32_t)x > (int32_t)y) - ((int32_t)x < (int32_t)y); break;

@@ -19,6 +19,20 @@ uint64_t clprim_ref_rand(uint64_t *state);
  * product (neither vanishing nor overflowing), anything finite for min/max. */
 void clprim_ref_fill(clprim_type type, clprim_op op, void *x, size_t n, uint64_t *state);
 
+/* Float or double inputs (type) for min or max (op) at the rule's edges
+ * (clprim.h, "Arithmetic"), n >= 1. nan 0: numbers of one sign (min:
+ * positive, max: negative, infinities included) and zeros of the other
+ * sign's kind, +0.0 for min, -0.0 for max, until element k, the first zero
+ * of the opposite sign (which then decides every later result), followed by
+ * zeros of both signs and numbers. nan 1: numbers of both signs and zeros of
+ * both signs, a NaN (random sign and payload) at element k in the second
+ * half, sometimes a second NaN after it. Returns k. */
+size_t clprim_ref_fill_edges(clprim_type type, clprim_op op, int nan, void *x, size_t n,
+                             uint64_t *state);
+/* One float or double element into out: a NaN of random sign and payload
+ * (r's bits) when nan, else the value v. */
+void clprim_ref_float(clprim_type type, int nan, double v, uint64_t r, void *out);
+
 /* The operator's identity for the type, in host bytes (clprim_type_size). */
 void clprim_ref_identity(clprim_type type, clprim_op op, void *out);
 
@@ -29,7 +43,8 @@ void clprim_ref_scan(clprim_type type, clprim_op op, int exclusive, const void *
                      size_t n);
 
 /* Checks got[0..n) against the scan of x[0..n): integers and float min/max
- * exactly; float sums within eps * (32 + 2 log2 n) * (running sum of |x|)
+ * exactly (float min / max by clprim.h's rule: a NaN result matches any
+ * NaN, zeros match by sign); float sums within eps * (32 + 2 log2 n) * (running sum of |x|)
  * (the association order of any of clprim's algorithms), products within a
  * relative bound growing like sqrt(i). Returns the number of mismatches
  * and, when report is not NULL, prints the first few (labelled `what`). */
@@ -65,13 +80,20 @@ size_t clprim_ref_run_lengths(const unsigned char *keep, size_t n, cl_ulong *len
 
 /* ---- radix sort (clprim_sort, clprim_split) ---- */
 
+/* The ordered form of a key (its bits in the low bytes of `key`) as
+ * clprim.h states it: unsigned keys as they are; signed ones with the sign
+ * bit flipped; floats and doubles: a NaN every bit 1, a negative key every
+ * bit flipped, any other the sign bit set; descending: every bit of that
+ * flipped, except a NaN's. Written from the header's words, not from the
+ * kernels. */
+uint64_t clprim_ref_ordered(clprim_type key_type, int descending, uint64_t key);
+
 /* perm[i] = the input index of output i of a stable sort of n keys of
  * key_type as clprim_sort documents it: numeric order (floats as IEEE with
- * -0.0 before +0.0, NaNs last in either direction, in input order), or by
- * bits [begin_bit, end_bit) of the key when that is not the whole key (then
- * of the key's ordered form: integers only, signed ones with the sign bit
- * flipped). Descending reverses the order of distinct keys. Merge sort by
- * comparisons, independent of the device's bit tricks. */
+ * -0.0 before +0.0, NaNs last in either direction, in input order; merge
+ * sort by comparisons, independent of any bit tricks), or, when [begin_bit,
+ * end_bit) is not the whole key, ascending by those bits of the ordered
+ * form (clprim_ref_ordered, descending included), ties in input order. */
 void clprim_ref_sort(clprim_type key_type, int descending, unsigned begin_bit, unsigned end_bit,
                      const void *keys, size_t n, size_t *perm);
 /* The index of the first i at which got (n elements of elem bytes) differs
