@@ -1224,10 +1224,26 @@ typedef struct clprim_part {
  * host); they are combined on a device with the operator's own kernels, so
  * user-defined operators work as on one device. On failure the status is
  * the first part's that failed, with the message in that part's context
- * (clprim_context_last_error); NULL parts (with num_parts > 0), a part
- * without a context, or a NULL desc: CLPRIM_INVALID_ARGUMENT. Each part is
- * checked as its single-device call checks it. Thread safety: as the
- * single-device calls on each part's context.
+ * (clprim_context_last_error).
+ *
+ * Checks, in this order: parts NULL with num_parts > 0:
+ * CLPRIM_INVALID_ARGUMENT and no message (there is no context to hold
+ * one); a part without a context, or desc NULL: CLPRIM_INVALID_ARGUMENT,
+ * the message in parts[0].ctx (none when parts[0].ctx is the NULL one); a
+ * part whose output overlaps another part's input or output in one buffer
+ * (the parts run at once): CLPRIM_INVALID_ARGUMENT ("parts[j].out and
+ * parts[k].in overlap ..."), in parts[0].ctx; then each part is checked as
+ * its single-device call checks it (in place within a part as there), the
+ * message in that part's context. num_parts == 0: scan and select succeed
+ * doing nothing (select's *total = 0); reduce returns
+ * CLPRIM_INVALID_ARGUMENT (there is no value to give).
+ *
+ * Index: `i` in a transform (clprim_transform) or a select expression is
+ * the element's index in the whole array, counted from part 0's first
+ * element, as on one device; the result does not depend on how the array
+ * is split. (A part whose expression reads `i` and does not start at
+ * element 0 is built as its own program, once per distinct start.)
+ * Thread safety: as the single-device calls on each part's context.
  *
  * clprim_multi_scan: every part's `out` gets its share of the scan of the
  *   whole array (inclusive or exclusive, desc as clprim_scan, transform

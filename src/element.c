@@ -106,6 +106,88 @@ char *clprim__input_defines(const char *in_type, int fp64, const char *label,
                           label, expression);
 }
 
+/* An identifier character of OpenCL C. */
+static int ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The length of the token at p: a comment, a character or string literal,
+ * a number (1e+5, 0x1fu: its letters are not identifiers) or one
+ * identifier; any other character alone. *ident: it is an identifier. */
+static size_t token_length(const char *p, int *ident)
+{
+    const char *q = p;
+    *ident = 0;
+    if (q[0] == '/' && q[1] == '/') {
+        while (*q && *q != '\n')
+            ++q;
+    } else if (q[0] == '/' && q[1] == '*') {
+        for (q += 2; *q && !(q[0] == '*' && q[1] == '/');)
+            ++q;
+        q += *q ? 2 : 0;
+    } else if (*q == '\'' || *q == '"') {
+        const char quote = *q++;
+        while (*q && *q != quote)
+            q += q[0] == '\\' && q[1] ? 2 : 1;
+        q += *q ? 1 : 0;
+    } else if (*q >= '0' && *q <= '9') {
+        for (++q; ident_char(*q) || *q == '.' ||
+                  ((*q == '+' || *q == '-') && strchr("eEpP", q[-1]));)
+            ++q;
+    } else if (ident_char(*q)) {
+        while (ident_char(*q))
+            ++q;
+        *ident = 1;
+    } else {
+        ++q;
+    }
+    return (size_t)(q - p);
+}
+
+int clprim__expression_rebase(const char *expr, cl_ulong base, char **out)
+{
+    char repl[40];
+    size_t uses = 0, rl;
+    int pass;
+    *out = NULL;
+    if (!expr || !base)
+        return 0;
+    rl = (size_t)snprintf(repl, sizeof repl, "(i + %lluul)", (unsigned long long)base);
+    /* pass 0 counts the uses of i, pass 1 writes the new text */
+    for (pass = 0; pass < 2; ++pass) {
+        const char *p = expr;
+        char *w = *out;
+        int member = 0; /* the last token was `.` or `->`: a member's name follows */
+        while (*p) {
+            int ident;
+            const size_t len = token_length(p, &ident);
+            const int is_i = ident && len == 1 && *p == 'i' && !member;
+            if (is_i && pass)
+                memcpy(w, repl, rl), w += rl;
+            else if (pass)
+                memcpy(w, p, len), w += len;
+            uses += is_i;
+            if (len == 1 && (*p == '.' || (*p == '>' && p > expr && p[-1] == '-')))
+                member = 1;
+            else if (!(len == 1 && strchr(" \t\r\n", *p)) && !(len >= 2 && *p == '/'))
+                member = 0;
+            p += len;
+        }
+        if (pass) {
+            *w = '\0';
+        } else if (!uses) {
+            return 0;
+        } else {
+            *out = clprim__malloc(strlen(expr) + uses * rl + 1);
+            if (!*out)
+                return -1;
+            uses = 0;
+        }
+    }
+    return 0;
+}
+
 size_t clprim__transform_input_size(const clprim_transform *tf, size_t elem)
 {
     return tf ? clprim_type_size(tf->input) : elem;

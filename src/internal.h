@@ -326,6 +326,11 @@ char *clprim__element_type_defines(const clprim_context *ctx, const char *type,
  * memory is short. */
 char *clprim__input_defines(const char *in_type, int fp64, const char *label,
                             const char *expression);
+/* The text of an expression of `x` and `i` with `i` counting from `base`
+ * instead of 0 (each token i, not a member's name, read as (i + base)),
+ * for a part of a larger array: *out (heap), or NULL when nothing changes
+ * (base 0, or no token i). -1 when memory is short. */
+int clprim__expression_rebase(const char *expr, cl_ulong base, char **out);
 /* Bytes of one input element of a call: the transform's input type, or
  * elem without a transform; 0 when the transform's type is unknown. */
 size_t clprim__transform_input_size(const clprim_transform *tf, size_t elem);

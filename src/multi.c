@@ -27,6 +27,12 @@ typedef struct multi_part {
                               (queues may be out of order) */
     cl_event total_read;   /* its total on the host */
     int used;              /* something was enqueued: finish it before release */
+    const char *text;      /* the transform's or select's expression for this
+                              part: i counts from the part's first element in
+                              the whole array (multi_rebase) */
+    char *rebased;         /* text, when it is not the descriptor's own */
+    clprim_transform tf;   /* the descriptor's transform with text (part_scan_desc) */
+    int read_pending;      /* total_read not known to be over (free_totals) */
 } multi_part;
 
 /* The wait list of part p's next command is its latest one. */
@@ -44,8 +50,156 @@ typedef struct multi {
     const clprim_part *parts;
     size_t count;
     multi_part *p;
-    unsigned char *totals; /* count elements (or cl_ulong counts) on the host */
+    unsigned char *totals; /* count elements (or cl_ulong counts) on the host, read
+                              into without blocking (multi_end frees it) */
 } multi;
+
+/* Where a call's message goes: the first part's context, when there is one. */
+static clprim_context *first_ctx(const clprim_part *parts, size_t count)
+{
+    return parts && count ? parts[0].ctx : NULL;
+}
+
+/* An unknown element type, said in the first part's context. */
+static clprim_status bad_type(const clprim_part *parts, size_t count, int type)
+{
+    clprim_context *ctx = first_ctx(parts, count);
+    return ctx ? clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE,
+                                       "desc->type %d is not a clprim_type", type)
+               : CLPRIM_UNKNOWN_TYPE;
+}
+
+/* The checks every multi-part call starts with; desc: the descriptor. */
+static clprim_status check_parts(const void *desc, const clprim_part *parts, size_t count)
+{
+    clprim_context *ctx = first_ctx(parts, count);
+    size_t k;
+    if (count && !parts)
+        return CLPRIM_INVALID_ARGUMENT; /* no context to say it in (documented) */
+    for (k = 0; k < count; ++k)
+        if (!parts[k].ctx)
+            return ctx ? clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                               "parts[%zu].ctx is NULL", k)
+                       : CLPRIM_INVALID_ARGUMENT; /* likewise */
+    if (!desc)
+        return ctx ? clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL")
+                   : CLPRIM_INVALID_ARGUMENT;
+    return CLPRIM_SUCCESS;
+}
+
+/* Whether [a0, a0 + an) and [b0, b0 + bn) (bytes) share a byte. */
+static int bytes_overlap(size_t a0, size_t an, size_t b0, size_t bn)
+{
+    return an && bn && a0 < b0 + bn && b0 < a0 + an;
+}
+
+/* What a part writes must not overlap what another part reads or writes
+ * (the parts run at once); each part's own in and out are its call's to
+ * check. in_elem, out_elem: bytes of one input and one output element. */
+static clprim_status check_part_overlaps(const clprim_part *parts, size_t count, size_t in_elem,
+                                         size_t out_elem)
+{
+    size_t j, k;
+    for (j = 0; j < count; ++j)
+        for (k = 0; k < count; ++k) {
+            const clprim_part *w = &parts[j], *o = &parts[k];
+            const size_t w0 = w->out_off * out_elem, wn = w->n * out_elem;
+            const char *what = NULL;
+            if (j == k || !w->out)
+                continue;
+            if (w->out == o->in && bytes_overlap(w0, wn, o->in_off * in_elem, o->n * in_elem))
+                what = "in";
+            else if (w->out == o->out && bytes_overlap(w0, wn, o->out_off * out_elem, o->n * out_elem))
+                what = "out";
+            if (what)
+                return clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT,
+                                             "parts[%zu].out and parts[%zu].%s overlap in one "
+                                             "buffer", j, k, what);
+        }
+    return CLPRIM_SUCCESS;
+}
+
+/* i in a transform or select expression is the element's index in the
+ * whole array, as on one device: each part's expression (p->text) gets i
+ * counted from the part's first element (a program of its own for each
+ * such offset, where the expression reads i at all). */
+static clprim_status multi_rebase(multi *m, const char *text)
+{
+    size_t k, base = 0;
+    for (k = 0; k < m->count; base += m->parts[k++].n) {
+        multi_part *p = &m->p[k];
+        if (clprim__expression_rebase(text, (cl_ulong)base, &p->rebased) != 0)
+            return clprim__fail_unlocked(m->parts[k].ctx, CLPRIM_OUT_OF_HOST_MEMORY,
+                                         "out of host memory");
+        p->text = p->rebased ? p->rebased : text;
+    }
+    return CLPRIM_SUCCESS;
+}
+
+/* The totals outlive every read into them: where a wait failed a read may
+ * still be in flight, and the runtime would write into freed memory, so
+ * the last such read's completion frees them. */
+typedef struct totals_hold {
+    pthread_mutex_t lock;
+    size_t refs;
+    unsigned char *totals;
+} totals_hold;
+
+static void CL_CALLBACK drop_totals(cl_event ev, cl_int status, void *user)
+{
+    totals_hold *h = user;
+    int last;
+    (void)ev;
+    (void)status;
+    pthread_mutex_lock(&h->lock);
+    last = --h->refs == 0;
+    pthread_mutex_unlock(&h->lock);
+    if (last) {
+        pthread_mutex_destroy(&h->lock);
+        free(h->totals);
+        free(h);
+    }
+}
+
+/* Whether a read is over (done or failed); a failed query: not known. */
+static int read_over(cl_event ev)
+{
+    cl_int status = CL_QUEUED;
+    clWaitForEvents(1, &ev); /* its failure is the query's to judge */
+    return clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) ==
+               CL_SUCCESS &&
+           status <= CL_COMPLETE;
+}
+
+/* Frees m->totals now, or when the reads not known to be over end; if
+ * that cannot be arranged they are left allocated (a leak of a few bytes
+ * is the only safe outcome when the runtime may still write them). */
+static void free_totals(multi *m)
+{
+    totals_hold *h;
+    size_t k, pending = 0;
+    for (k = 0; m->p && k < m->count; ++k) {
+        multi_part *p = &m->p[k];
+        p->read_pending = p->total_read && !read_over(p->total_read);
+        pending += (size_t)p->read_pending;
+    }
+    if (!pending) {
+        free(m->totals);
+        return;
+    }
+    h = clprim__calloc(1, sizeof *h);
+    if (h && pthread_mutex_init(&h->lock, NULL) != 0) {
+        free(h);
+        h = NULL;
+    }
+    if (h) {
+        h->refs = pending; /* a callback never registered keeps its share: never freed */
+        h->totals = m->totals;
+        for (k = 0; k < m->count; ++k)
+            if (m->p[k].read_pending)
+                clSetEventCallback(m->p[k].total_read, CL_COMPLETE, drop_totals, h);
+    }
+}
 
 /* Checks the parts and allocates the per-part state: work buffers of
  * elem-byte elements, one each, or (scan) k + 2 for part k (multi_part.work). */
@@ -56,11 +210,6 @@ static clprim_status multi_begin(multi *m, const clprim_part *parts, size_t coun
     memset(m, 0, sizeof *m);
     m->parts = parts;
     m->count = count;
-    if (!parts && count)
-        return CLPRIM_INVALID_ARGUMENT;
-    for (k = 0; k < count; ++k)
-        if (!parts[k].ctx)
-            return CLPRIM_INVALID_ARGUMENT;
     if (!count)
         return CLPRIM_SUCCESS;
     m->p = clprim__calloc(count, sizeof *m->p);
@@ -99,6 +248,11 @@ static clprim_status multi_end(multi *m, clprim_status st)
                 st = clprim__fail_unlocked(m->parts[k].ctx, err, "part %zu: clFinish failed: %s",
                                            k, clprim_status_string(err));
         }
+    }
+    free_totals(m); /* before the reads' events go */
+    for (k = 0; m->p && k < m->count; ++k) {
+        multi_part *p = &m->p[k];
+        free(p->rebased);
         if (p->total_read)
             clReleaseEvent(p->total_read);
         if (p->last)
@@ -112,7 +266,6 @@ static clprim_status multi_end(multi *m, clprim_status st)
         }
     }
     free(m->p);
-    free(m->totals);
     return st;
 }
 
@@ -131,20 +284,35 @@ static clprim_status read_total(multi *m, size_t k, size_t elem, size_t at)
                                                      clprim_status_string(err));
 }
 
-/* The descriptor of part k: its own operator, where it has one. */
-static clprim_scan_desc part_scan_desc(const clprim_scan_desc *d, const clprim_part *p)
+/* The transform of part k (mp): the descriptor's with the part's text. */
+static const clprim_transform *part_transform(const clprim_transform *tf, multi_part *mp)
+{
+    if (!tf)
+        return NULL;
+    mp->tf = *tf;
+    mp->tf.expression = mp->text;
+    return &mp->tf;
+}
+
+/* The descriptor of part k: its own operator, where it has one, and its
+ * transform. */
+static clprim_scan_desc part_scan_desc(const clprim_scan_desc *d, const clprim_part *p,
+                                       multi_part *mp)
 {
     clprim_scan_desc s = *d;
     if (p->custom)
         s.custom = p->custom;
+    s.transform = part_transform(d->transform, mp);
     return s;
 }
 
-static clprim_reduce_desc part_reduce_desc(const clprim_reduce_desc *d, const clprim_part *p)
+static clprim_reduce_desc part_reduce_desc(const clprim_reduce_desc *d, const clprim_part *p,
+                                           multi_part *mp)
 {
     clprim_reduce_desc r = *d;
     if (p->custom)
         r.custom = p->custom;
+    r.transform = part_transform(d->transform, mp);
     return r;
 }
 
@@ -154,7 +322,7 @@ static clprim_status part_total(multi *m, size_t k, const clprim_reduce_desc *rd
                                 size_t at)
 {
     const clprim_part *part = &m->parts[k];
-    const clprim_reduce_desc prd = part_reduce_desc(rd, part);
+    const clprim_reduce_desc prd = part_reduce_desc(rd, part, &m->p[k]);
     cl_event done = NULL;
     clprim_status st;
     m->p[k].used = 1;
@@ -217,11 +385,19 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
     const size_t elem = desc ? clprim__element_size(desc->type, desc->custom) : 0;
     multi m;
     size_t k;
-    clprim_status st;
+    clprim_status st = check_parts(desc, parts, num_parts);
 
-    if (!desc || !elem)
-        return desc ? CLPRIM_UNKNOWN_TYPE : CLPRIM_INVALID_ARGUMENT;
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (!elem)
+        return bad_type(parts, num_parts, (int)desc->type);
+    st = check_part_overlaps(parts, num_parts, clprim__transform_input_size(desc->transform, elem),
+                             elem);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     st = multi_begin(&m, parts, num_parts, elem, 1);
+    if (st == CLPRIM_SUCCESS && desc->transform)
+        st = multi_rebase(&m, desc->transform->expression);
     /* every part's total but the last's, in flight to the host */
     for (k = 0; st == CLPRIM_SUCCESS && k + 1 < num_parts; ++k) {
         const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
@@ -230,7 +406,7 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
     }
     if (st == CLPRIM_SUCCESS && num_parts) {
         /* after its reduce: the part may be scanned in place */
-        const clprim_scan_desc sd = part_scan_desc(desc, &parts[0]);
+        const clprim_scan_desc sd = part_scan_desc(desc, &parts[0], &m.p[0]);
         cl_event done = NULL;
         m.p[0].used = 1;
         st = clprim_scan(parts[0].ctx, m.p[0].queue, &sd, parts[0].in, parts[0].in_off,
@@ -244,8 +420,8 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
         /* the totals are of the output type: folded without the transform */
         const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
                                        NULL};
-        const clprim_reduce_desc prd = part_reduce_desc(&rd, &parts[k]);
-        const clprim_scan_desc sd = part_scan_desc(desc, &parts[k]);
+        const clprim_reduce_desc prd = part_reduce_desc(&rd, &parts[k], &m.p[k]);
+        const clprim_scan_desc sd = part_scan_desc(desc, &parts[k], &m.p[k]);
         cl_event done = NULL;
         size_t at = 0;
         st = gather_totals(&m, k, elem, &prd, &at);
@@ -267,15 +443,19 @@ clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_p
     const size_t elem = desc ? clprim__element_size(desc->type, desc->custom) : 0;
     multi m;
     size_t k;
-    clprim_status st;
+    clprim_status st = check_parts(desc, parts, num_parts);
 
-    if (!desc || !elem)
-        return desc ? CLPRIM_UNKNOWN_TYPE : CLPRIM_INVALID_ARGUMENT;
-    if (!num_parts || !value)
-        return parts && num_parts ? clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT,
-                                                         "value is NULL")
-                                  : CLPRIM_INVALID_ARGUMENT;
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (!num_parts)
+        return CLPRIM_INVALID_ARGUMENT; /* no part, no context to say it in (documented) */
+    if (!elem)
+        return bad_type(parts, num_parts, (int)desc->type);
+    if (!value)
+        return clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT, "value is NULL");
     st = multi_begin(&m, parts, num_parts, elem, 0);
+    if (st == CLPRIM_SUCCESS && desc->transform)
+        st = multi_rebase(&m, desc->transform->expression);
     for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k)
         st = part_total(&m, k, desc, elem, 0);
     if (st == CLPRIM_SUCCESS)
@@ -284,7 +464,7 @@ clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_p
     if (st == CLPRIM_SUCCESS && num_parts == 1) {
         memcpy(value, m.totals, elem);
     } else if (st == CLPRIM_SUCCESS) {
-        clprim_reduce_desc rd = part_reduce_desc(desc, &parts[0]);
+        clprim_reduce_desc rd = part_reduce_desc(desc, &parts[0], &m.p[0]);
         rd.transform = NULL; /* the totals are of the output type */
         st = clprim_reduce_host(parts[0].ctx, &rd, m.totals, num_parts, value);
     }
@@ -299,15 +479,26 @@ clprim_status clprim_multi_select(const clprim_compact_desc *desc, const clprim_
     size_t k, sum = 0;
     clprim_status st;
 
-    if (!desc)
-        return CLPRIM_INVALID_ARGUMENT;
+    st = check_parts(desc, parts, num_parts);
+    if (st == CLPRIM_SUCCESS) {
+        const size_t elem = desc->element && clprim__handle_live(desc->element)
+                                ? clprim_element_size(desc->element)
+                                : clprim_type_size(desc->type);
+        st = check_part_overlaps(parts, num_parts, elem, elem);
+    }
+    if (st != CLPRIM_SUCCESS)
+        return st;
     st = multi_begin(&m, parts, num_parts, sizeof(cl_ulong), 0);
     if (st == CLPRIM_SUCCESS && desc->indices)
         st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT,
                                    "desc->indices: not offered across parts");
+    if (st == CLPRIM_SUCCESS && desc->predicate == CLPRIM_PREDICATE_EXPRESSION)
+        st = multi_rebase(&m, desc->expression);
     for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k) {
         clprim_compact_desc pd = *desc;
         cl_event done = NULL;
+        if (desc->predicate == CLPRIM_PREDICATE_EXPRESSION)
+            pd.expression = m.p[k].text;
         if (parts[k].element)
             pd.element = parts[k].element;
         if (parts[k].flags) {

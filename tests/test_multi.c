@@ -466,6 +466,108 @@ static void test_multi_custom(void **state)
     fail_if(failures, "multi-device custom-operator calls");
 }
 
+/* i in a transform or select expression is the index in the whole array
+ * (not within the part): 1 to 4 parts give the same bits as one device. */
+static void test_multi_index(void **state)
+{
+    const size_t n = 3001;
+    const clprim_transform tf = {CLPRIM_TYPE_UINT32, "(ulong)x * 3ul + i * i"};
+    const clprim_scan_desc d = {.type = CLPRIM_TYPE_UINT64, .op = CLPRIM_OP_SUM, .transform = &tf};
+    const clprim_reduce_desc rd = {.type = CLPRIM_TYPE_UINT64, .op = CLPRIM_OP_SUM, .transform = &tf};
+    const clprim_compact_desc cd = {.type = CLPRIM_TYPE_UINT32,
+                                    .predicate = CLPRIM_PREDICATE_EXPRESSION,
+                                    /* `i` as a member name and in a comment stays as it is */
+                                    .expression = "(i % 3u) == 1u /* i */ && ((uint2)(x, i)).x != 7u"};
+    uint64_t s = tu_seed() ^ 0x1dea;
+    cl_uint *x = malloc(n * sizeof *x), *kept1 = malloc(n * sizeof *kept1);
+    cl_ulong *one = malloc(n * sizeof *one), *got = malloc(n * sizeof *got), sum1 = 0;
+    size_t i, parts, count1 = 0;
+    (void)state;
+    assert_true(x && kept1 && one && got);
+    for (i = 0; i < n; ++i)
+        x[i] = (cl_uint)tu_rand(&s);
+    /* one device, whole array: the reference bits */
+    assert_int_equal(clprim_scan_host(ctx, &d, x, one, n), CLPRIM_SUCCESS);
+    assert_int_equal(clprim_reduce_host(ctx, &rd, x, n, &sum1), CLPRIM_SUCCESS);
+    assert_int_equal(clprim_select_host(ctx, &cd, x, NULL, kept1, n, &count1), CLPRIM_SUCCESS);
+    {   /* and against the host, so that one device is right too */
+        cl_ulong acc = 0;
+        size_t c = 0;
+        for (i = 0; i < n; ++i) {
+            acc += (cl_ulong)x[i] * 3u + (cl_ulong)i * i;
+            assert_true(one[i] == acc);
+            c += i % 3 == 1 && x[i] != 7u;
+        }
+        assert_true(sum1 == acc);
+        assert_int_equal(count1, c);
+    }
+    for (parts = 1; parts <= 4; ++parts) {
+        split sp;
+        size_t k, counts[MAX_PARTS], total = 0;
+        cl_ulong sum = 0;
+        unsigned char *copy = malloc(n * sizeof *x);
+        char what[256];
+        assert_non_null(copy);
+        memcpy(copy, x, n * sizeof *x);
+        /* split_make picks the number of parts: draw until it is `parts` */
+        do {
+            split_make(&sp, copy, n, sizeof *x, &s);
+            if (sp.count == parts)
+                break;
+            copy = malloc(n * sizeof *x);
+            assert_non_null(copy);
+            memcpy(copy, x, n * sizeof *x);
+            split_release(&sp);
+        } while (1);
+        describe(what, sizeof what, &sp, "multi index");
+        /* the scan's output is uint64: each part gets an output of its own */
+        for (k = 0; k < sp.count; ++k) {
+            clprim_part *p = &sp.parts[k];
+            unsigned char *o = malloc((p->n + 2) * 8);
+            assert_non_null(o);
+            memset(o, POISON, (p->n + 2) * 8);
+            if (p->out != p->in)
+                clReleaseMemObject(p->out);
+            p->out = device_copy(p->ctx, o, (p->n + 2) * 8);
+            p->out_off = 1;
+            free(o);
+        }
+        assert_int_equal(clprim_multi_scan(&d, sp.parts, sp.count), CLPRIM_SUCCESS);
+        for (k = 0, i = 0; k < sp.count; i += sp.parts[k++].n)
+            assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(sp.parts[k].ctx),
+                                                 sp.parts[k].out, CL_TRUE, 8, sp.parts[k].n * 8,
+                                                 got + i, 0, NULL, NULL),
+                             CL_SUCCESS);
+        if (memcmp(got, one, n * 8) != 0)
+            fail_msg("%s: the scan differs from one device's", what);
+        assert_int_equal(clprim_multi_reduce(&rd, sp.parts, sp.count, &sum), CLPRIM_SUCCESS);
+        if (sum != sum1)
+            fail_msg("%s: the reduce differs from one device's", what);
+        /* select: uint32 out again, kept elements at out_off */
+        for (k = 0; k < sp.count; ++k) {
+            clprim_part *p = &sp.parts[k];
+            unsigned char *o = malloc((p->n + 2) * 4);
+            assert_non_null(o);
+            memset(o, POISON, (p->n + 2) * 4);
+            clReleaseMemObject(p->out);
+            p->out = device_copy(p->ctx, o, (p->n + 2) * 4);
+            free(o);
+        }
+        assert_int_equal(clprim_multi_select(&cd, sp.parts, sp.count, counts, NULL, &total),
+                         CLPRIM_SUCCESS);
+        assert_int_equal(total, count1);
+        for (k = 0, i = 0; k < sp.count; i += counts[k++])
+            assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(sp.parts[k].ctx),
+                                                 sp.parts[k].out, CL_TRUE, 4, counts[k] * 4,
+                                                 (cl_uint *)got + i, 0, NULL, NULL),
+                             CL_SUCCESS);
+        if (memcmp(got, kept1, count1 * 4) != 0)
+            fail_msg("%s: the select differs from one device's", what);
+        split_release(&sp);
+    }
+    free(x), free(kept1), free(one), free(got);
+}
+
 static void test_multi_errors(void **state)
 {
     const clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
@@ -489,6 +591,26 @@ static void test_multi_errors(void **state)
     p[0].ctx = p[1].ctx = ctx;
     p[0].in = p[0].out = p[1].in = p[1].out = device_copy(ctx, x, sizeof x);
     p[0].n = 8;
+    /* with a context to say it in, each refusal has its message */
+    assert_int_equal(tu_refused(ctx, clprim_multi_scan(NULL, p, 2), CLPRIM_INVALID_ARGUMENT,
+                                "desc is NULL"), 0);
+    assert_int_equal(tu_refused(ctx, clprim_multi_reduce(NULL, p, 2, &value),
+                                CLPRIM_INVALID_ARGUMENT, "desc is NULL"), 0);
+    assert_int_equal(tu_refused(ctx, clprim_multi_select(NULL, p, 2, NULL, NULL, NULL),
+                                CLPRIM_INVALID_ARGUMENT, "desc is NULL"), 0);
+    p[1].ctx = NULL;
+    assert_int_equal(tu_refused(ctx, clprim_multi_scan(&d, p, 2), CLPRIM_INVALID_ARGUMENT,
+                                "parts[1].ctx is NULL"), 0);
+    assert_int_equal(tu_refused(ctx, clprim_multi_select(&cd, p, 2, NULL, NULL, NULL),
+                                CLPRIM_INVALID_ARGUMENT, "parts[1].ctx is NULL"), 0);
+    p[1].ctx = ctx;
+    /* parts overlapping in one buffer: what one writes, the other reads */
+    p[1].in_off = p[1].out_off = 4;
+    p[1].n = 8;
+    assert_int_equal(tu_refused(ctx, clprim_multi_scan(&d, p, 2), CLPRIM_INVALID_ARGUMENT,
+                                "overlap"), 0);
+    assert_int_equal(tu_refused(ctx, clprim_multi_select(&cd, p, 2, NULL, NULL, NULL),
+                                CLPRIM_INVALID_ARGUMENT, "overlap"), 0);
     p[1].in_off = p[1].out_off = 8;
     p[1].n = 100; /* past the buffer's end */
     assert_int_equal(tu_refused(ctx, clprim_multi_scan(&d, p, 2), CLPRIM_OUT_OF_BOUNDS, "in"), 0);
@@ -525,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_wrapped_devices), cmocka_unit_test(test_multi_scan),
         cmocka_unit_test(test_multi_reduce),    cmocka_unit_test(test_multi_select),
         cmocka_unit_test(test_multi_custom),    cmocka_unit_test(test_multi_errors),
+        cmocka_unit_test(test_multi_index),
     };
     size_t i;
     int rc;
