@@ -472,7 +472,16 @@ CLPRIM_API size_t clprim_operator_size(const clprim_operator *op);
  *               first use for the device (CLPRIM_BUILD_FAILED with the
  *               compiler's log in the last error).
  * In place (in == out) is allowed only when both elements have one size.
- * The enqueueing calls check the input buffer against `input`'s size. */
+ * The enqueueing calls check the input buffer against `input`'s size.
+ *
+ * Trusted code: the expression is pasted as is into the kernel source (as
+ * the body of `return (...);` in a function clprim's kernels call) and
+ * compiled with them, checked by nothing but the compiler. Text that
+ * closes that function can define anything, other kernels included, which
+ * then run in the context with the call's buffers. Never build an
+ * expression from untrusted input (a request, another user's file): write
+ * it, or choose it from texts you wrote. The same holds for
+ * clprim_compact_desc.expression. */
 typedef struct clprim_transform {
   clprim_type input;
   const char *expression;
@@ -817,7 +826,9 @@ CLPRIM_API const char *clprim_compact_algorithm_name(clprim_compact_algorithm al
  *                        (the element) and `i` (its index from in_off, a
  *                        ulong), non-zero keeps; compiled at first use for
  *                        the device (CLPRIM_BUILD_FAILED with the compiler's
- *                        log in the last error). */
+ *                        log in the last error). Trusted code, pasted into
+ *                        the kernel as is: never from untrusted input (see
+ *                        clprim_transform). */
 #define CLPRIM_PREDICATE_MAP(XX)                                               \
   XX(LESS, 0, "<")                                                             \
   XX(LESS_EQUAL, 1, "<=")                                                      \
@@ -1109,7 +1120,9 @@ CLPRIM_API const char *clprim_sort_algorithm_name(clprim_sort_algorithm algorith
  *   begin_bit, end_bit  sort by bits [begin_bit, end_bit) of the key's
  *                ordered form (below) only; 0, 0: every bit. For unsigned
  *                keys the ordered form is the key itself, so keys known to
- *                be below 2^b sort faster with end_bit = b.
+ *                be below 2^b sort faster with end_bit = b. begin_bit ==
+ *                end_bit (nonzero, up to the key's width) is accepted and
+ *                sorts by no bit: keys and values come out in input order.
  *   algorithm    CLPRIM_SORT_AUTO, ...
  *   scratch, scratch_size  NULL, 0: temporary memory comes from the
  *                context's pool (kept from call to call); otherwise a
@@ -1125,7 +1138,29 @@ CLPRIM_API const char *clprim_sort_algorithm_name(clprim_sort_algorithm algorith
  * keys, NaNs still last. Every algorithm is stable: equal keys (bitwise
  * equal, or equal in the bits sorted by) keep their input order, in both
  * directions. Keys and values are written as they were read (NaN payloads
- * included). */
+ * included).
+ *
+ * Ordered form. Sort and split see each key as an unsigned number of the
+ * key's width w (32 or 64 bits), its ordered form, whose numeric order is
+ * the order above (ascending):
+ *   uint32, uint64  the key itself;
+ *   int32, int64    the key with its sign bit flipped: k ^ 2^(w-1);
+ *   float, double   a NaN (any sign, any payload): every bit 1; a key with
+ *                   its sign bit set (negative numbers, -inf, -0.0): every
+ *                   bit flipped, ~k; any other (+0.0 up to +inf): the sign
+ *                   bit set, k | 2^(w-1). So -0.0 (float bits 0x80000000)
+ *                   becomes 0x7fffffff, just below +0.0's 0x80000000;
+ *   descending      every bit of that flipped, except a NaN's (every bit 1
+ *                   in both directions, so NaNs come last in both).
+ * Bit b is (ordered >> b) & 1, bit 0 the least significant. With a bit
+ * range, keys are sorted ascending by (ordered >> begin_bit) mod
+ * 2^(end_bit - begin_bit), stably: keys equal in those bits keep their
+ * input order, whatever their other bits. A NaN's bits are 1 in every
+ * range, so it sorts after every key whose bits there are not all 1, and
+ * in input order among those whose bits are (float bits [23, 32), sign
+ * and exponent, tie NaNs with +inf, or, descending, with -inf). split's
+ * `bit` is a bit of the same form: keys whose bit is 0 first (a NaN's is
+ * 1). docs/algorithms.md tabulates the form. */
 typedef struct clprim_sort_desc {
   clprim_type key_type;
   size_t value_size;

@@ -4,7 +4,8 @@
  * distributions (uniform over all bits, all equal, 16 distinct, sorted,
  * reversed, special floats), stability seen through the values (each value
  * holds its input index), bit ranges, offsets, in place, the caller's
- * scratch, the look-back fallback; fresh random inputs, outputs poisoned
+ * scratch, the look-back fallback, the ordered form through bit ranges
+ * of every key type; fresh random inputs, outputs poisoned
  * and compared whole with a stable host sort (tests/reference/), margins
  * around every output untouched. split against the seeds' formulas. Then
  * the refusals. */
@@ -24,9 +25,9 @@
 #define POISON 0xA5
 #define MARGIN 5 /* elements on either side of every output that must stay untouched */
 
-enum { UNIFORM, EQUAL, FEW, SORTED, REVERSED, SPECIAL, DISTRIBUTIONS };
+enum { UNIFORM, EQUAL, FEW, SORTED, REVERSED, SPECIAL, MIXED, DISTRIBUTIONS };
 static const char *const dist_names[] = {"uniform", "equal", "16-distinct", "sorted", "reversed",
-                                         "special"};
+                                         "special", "special+uniform"};
 static const clprim_type key_types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT32, CLPRIM_TYPE_FLOAT,
                                         CLPRIM_TYPE_UINT64, CLPRIM_TYPE_INT64, CLPRIM_TYPE_DOUBLE};
 static const size_t value_sizes[] = {0, 4, 8, 12, 1};
@@ -90,6 +91,10 @@ static void fill_keys(const scase *c, unsigned char *keys, size_t n, uint64_t *s
         case FEW: v = few_base + (v % 16) * 0x0101010101010101ull; break;
         case SORTED: v = ks == 4 ? (uint64_t)(i * 7 + 3) : (uint64_t)i << 30; break;
         case REVERSED: v = ks == 4 ? (uint64_t)((n - i) * 7) : (uint64_t)(n - i) << 30; break;
+        case MIXED: /* half special, half uniform over every bit */
+            if (tu_rand(s) % 2)
+                break;
+            /* fall through */
         case SPECIAL:
             if (c->key == CLPRIM_TYPE_FLOAT || c->key == CLPRIM_TYPE_DOUBLE)
                 v = special(c->key, v);
@@ -374,6 +379,56 @@ static void test_options(void **state)
         fail_msg("%d failing cases", failures);
 }
 
+/* The ordered form through bit ranges (clprim.h, "Ordered form"): every key
+ * type, every algorithm, both directions, keys half special (NaNs of both
+ * signs and payloads, zeros of both signs, infinities, denormals; integers
+ * 0, ~0 and the sign bit alone) and half uniform over every bit, sorted by a
+ * range holding the sign bit, a single top bit, a range in the middle, one
+ * bit at the bottom and an empty range (begin_bit == end_bit > 0: input
+ * order), against the host reference that applies the header's mapping. */
+static void test_bit_ranges(void **state)
+{
+    uint64_t s = tu_seed() ^ 0xb17e5u;
+    int failures = 0, a, dir, r;
+    size_t t;
+    (void)state;
+    for (a = 0; a < CLPRIM_SORT_ALGORITHM_COUNT_; ++a) {
+        if (a == CLPRIM_SORT_ONESWEEP && !info.has_single_pass)
+            continue;
+        for (t = 0; t < sizeof key_types / sizeof *key_types; ++t)
+            for (dir = 0; dir < 2; ++dir)
+                for (r = 0; r < 5; ++r) {
+                    const unsigned w = (unsigned)clprim_type_size(key_types[t]) * 8;
+                    scase c;
+                    memset(&c, 0, sizeof c);
+                    c.algorithm = (clprim_sort_algorithm)a;
+                    c.key = key_types[t];
+                    c.descending = dir;
+                    c.value_size = 4; /* each its input index: ties show */
+                    c.dist = MIXED;
+                    switch (r) {
+                    case 0: /* the top bits: the sign bit, the exponent's top */
+                        c.begin_bit = w - 1 - (unsigned)(tu_rand(&s) % 12);
+                        c.end_bit = w;
+                        break;
+                    case 1: c.begin_bit = w - 1, c.end_bit = w; break;
+                    case 2:
+                        c.begin_bit = 1 + (unsigned)(tu_rand(&s) % (w / 2));
+                        c.end_bit = c.begin_bit + 1 + (unsigned)(tu_rand(&s) % (w / 2 - 1));
+                        break;
+                    case 3: c.begin_bit = 0, c.end_bit = 1; break;
+                    default: c.begin_bit = c.end_bit = 1 + (unsigned)(tu_rand(&s) % w); break;
+                    }
+                    c.n = (r + dir) % 2 ? 1 + (size_t)(tu_rand(&s) % 250)
+                                        : 2000 + (size_t)(tu_rand(&s) % 30000);
+                    c.seed = tu_rand(&s);
+                    failures += run_case(&c);
+                }
+    }
+    if (failures)
+        fail_msg("%d failing cases", failures);
+}
+
 /* Input and output as disjoint ranges of one buffer (keys, and values the
  * other way round): a sort between two arrays, not in place; the input
  * ranges are left as they were. */
@@ -436,14 +491,17 @@ static void test_one_buffer(void **state)
         }
 }
 
-/* split by one bit against the seeds' formulas. */
+/* split by one bit against the seeds' formulas, on the ordered form as
+ * clprim.h states it (clprim_ref_ordered), ascending and descending, NaNs
+ * and zeros of both signs among the keys. */
 static void test_split(void **state)
 {
     uint64_t s = tu_seed() ^ 0x5b17u;
     int failures = 0, i;
     (void)state;
-    for (i = 0; i < 16; ++i) {
+    for (i = 0; i < 18; ++i) {
         const clprim_type type = key_types[i % 6];
+        const int descending = i / 6 == 1;
         const size_t ks = clprim_type_size(type), vs = i % 3 == 0 ? 0 : 4;
         const size_t n = i == 0 ? 0 : i < 4 ? (size_t)i : (size_t)(tu_rand(&s) % 70000) + 1;
         const unsigned bit = (unsigned)(tu_rand(&s) % (ks * 8));
@@ -457,22 +515,16 @@ static void test_split(void **state)
         scase c;
         memset(&c, 0, sizeof c);
         c.key = type;
+        c.dist = i % 2 ? MIXED : UNIFORM; /* NaNs and zeros of both signs too */
         fill_keys(&c, keys, n, &s);
         for (j = 0; j < n; ++j)
             values[j] = (uint32_t)j;
-        /* e = !bit of the ordered key (descending: inverted), f = exclusive
-         * scan of e, d = bit ? i - f + totalFalses : f */
+        /* e = !bit of the ordered key (clprim.h's mapping, descending
+         * flipped), f = exclusive scan of e, d = bit ? i - f + totalFalses : f */
         for (j = 0; j < n; ++j) {
             uint64_t k = 0;
             memcpy(&k, keys + j * ks, ks);
-            if (type == CLPRIM_TYPE_INT32 || type == CLPRIM_TYPE_INT64)
-                k ^= (uint64_t)1 << (ks * 8 - 1);
-            if (type == CLPRIM_TYPE_FLOAT || type == CLPRIM_TYPE_DOUBLE) {
-                const uint64_t sign = (uint64_t)1 << (ks * 8 - 1);
-                const uint64_t all = ks == 8 ? ~(uint64_t)0 : 0xffffffffull;
-                const uint64_t exp = ks == 8 ? 0x7ff0000000000000ull : 0x7f800000ull;
-                k = (k & ~sign) > exp ? all : (k & sign) ? (~k & all) : (k | sign);
-            }
+            k = clprim_ref_ordered(type, descending, k);
             f[j] = falses;
             falses += !((k >> bit) & 1);
         }
@@ -491,6 +543,7 @@ static void test_split(void **state)
         memset(&d, 0, sizeof d);
         d.key_type = type;
         d.value_size = vs;
+        d.descending = descending;
         if (clprim_split(ctx, NULL, &d, bit, bk, 0, bo, 0, bv, 0, bvo, 0, n, bc, 0, 0, NULL,
                          NULL) != CLPRIM_SUCCESS) {
             fprintf(stderr, "FAILED split %s n=%zu bit=%u\n", clprim_type_name(type), n, bit);
@@ -502,8 +555,9 @@ static void test_split(void **state)
                 read_buffer(bvo, n * 4, vgot);
             if (count != falses || memcmp(got, want, n * ks) != 0 ||
                 (vs && memcmp(vgot, vwant, n * 4) != 0)) {
-                fprintf(stderr, "FAILED split %s n=%zu bit=%u: count %llu (want %llu)\n",
-                        clprim_type_name(type), n, bit, (unsigned long long)count,
+                fprintf(stderr, "FAILED split %s%s %s n=%zu bit=%u: count %llu (want %llu)\n",
+                        clprim_type_name(type), descending ? " descending" : "",
+                        dist_names[c.dist], n, bit, (unsigned long long)count,
                         (unsigned long long)falses);
                 ++failures;
             }
@@ -686,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_split),    cmocka_unit_test(test_host),
         cmocka_unit_test(test_refused),  cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_wide),     cmocka_unit_test(test_one_buffer),
+        cmocka_unit_test(test_bit_ranges),
     };
     int rc;
     ctx = tu_context();
