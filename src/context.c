@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,43 +29,100 @@ static int contains_nocase(const char *hay, const char *needle)
     return !needle[0];
 }
 
-/* The device whose "platform / device" name contains `want`, or (want NULL)
- * the first GPU, else the first CPU, else the first device. */
-static clprim_status choose_device(const char *want, cl_device_id *out)
+/* Why no device was chosen, for the log callback (no context survives to
+ * hold it); the first failure is kept. */
+typedef struct choice {
+    clprim_status st;
+    char msg[512];
+} choice;
+
+static clprim_status choice_fail(choice *c, clprim_status st, const char *fmt, ...)
 {
+    va_list ap;
+    if (c->st == CLPRIM_SUCCESS) {
+        c->st = st;
+        va_start(ap, fmt);
+        vsnprintf(c->msg, sizeof c->msg, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* The device whose "platform / device" name contains `want`, or (want NULL)
+ * the first GPU, else the first CPU, else the first device. A listing or
+ * name query that fails is not taken for "no such device": when no device
+ * was found, or (want NULL) only a lesser kind than the listing that
+ * failed could give, the call fails with that query's status, named in
+ * c->msg. */
+static clprim_status choose_device(const char *want, cl_device_id *out, choice *c)
+{
+    static const cl_device_type kinds[3] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU,
+                                            CL_DEVICE_TYPE_ALL};
+    static const char *const kind_names[3] = {"CL_DEVICE_TYPE_GPU", "CL_DEVICE_TYPE_CPU",
+                                              "CL_DEVICE_TYPE_ALL"};
     cl_platform_id platforms[16];
     cl_uint np = 0, p, pass;
     cl_int err = clGetPlatformIDs(16, platforms, &np);
-    if (err == CLPRIM__PLATFORM_NOT_FOUND_KHR || np == 0)
-        return CLPRIM_NO_DEVICE;
+    if (err == CLPRIM__PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0))
+        return choice_fail(c, CLPRIM_NO_DEVICE, "no OpenCL device found: install a driver "
+                           "(pocl-opencl-icd runs on any CPU) and check with clinfo");
     if (err != CL_SUCCESS)
-        return err;
+        return choice_fail(c, err, "listing OpenCL platforms failed: clGetPlatformIDs returned %s",
+                           clprim_status_string(err));
     if (np > 16)
         np = 16;
-    for (pass = 0; pass < 3; ++pass) {
-        static const cl_device_type kinds[3] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU,
-                                                CL_DEVICE_TYPE_ALL};
+    for (pass = want ? 2 : 0; pass < 3; ++pass) {
         for (p = 0; p < np; ++p) {
             cl_device_id devs[16];
             cl_uint nd = 0, d;
             char pname[256] = "", dname[256] = "", full[520];
-            if (clGetDeviceIDs(platforms[p], want ? CL_DEVICE_TYPE_ALL : kinds[pass], 16, devs,
-                               &nd) != CL_SUCCESS)
+            err = clGetDeviceIDs(platforms[p], kinds[pass], 16, devs, &nd);
+            if (err == CL_DEVICE_NOT_FOUND)
+                continue; /* none of this kind there */
+            if (err != CL_SUCCESS) {
+                choice_fail(c, err, "listing the devices of OpenCL platform %u failed: "
+                            "clGetDeviceIDs(%s) returned %s", p, kind_names[pass],
+                            clprim_status_string(err));
                 continue;
-            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+            }
+            if (!want) {
+                if (nd) {
+                    *out = devs[0];
+                    return CLPRIM_SUCCESS;
+                }
+                continue;
+            }
+            /* unread, the platform's name matches nothing (its devices' names still may) */
+            err = clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+            if (err != CL_SUCCESS) {
+                pname[0] = '\0';
+                choice_fail(c, err, "reading the name of OpenCL platform %u failed: "
+                            "clGetPlatformInfo(CL_PLATFORM_NAME) returned %s", p,
+                            clprim_status_string(err));
+            }
             for (d = 0; d < nd && d < 16; ++d) {
-                clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof dname, dname, NULL);
+                err = clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof dname, dname, NULL);
+                if (err != CL_SUCCESS) {
+                    choice_fail(c, err, "reading the name of device %u of OpenCL platform %u "
+                                "(%s) failed: clGetDeviceInfo(CL_DEVICE_NAME) returned %s", d, p,
+                                pname, clprim_status_string(err));
+                    continue;
+                }
                 snprintf(full, sizeof full, "%s / %s", pname, dname);
-                if (!want || contains_nocase(full, want)) {
+                if (contains_nocase(full, want)) {
                     *out = devs[d];
                     return CLPRIM_SUCCESS;
                 }
             }
         }
-        if (want)
-            break;
+        if (c->st != CLPRIM_SUCCESS)
+            return c->st; /* not a lesser kind of device for a listing that failed */
     }
-    return CLPRIM_NO_DEVICE;
+    if (want)
+        return choice_fail(c, CLPRIM_NO_DEVICE, "no OpenCL device whose \"platform / device\" "
+                           "name contains \"%s\" (clinfo -l lists them)", want);
+    return choice_fail(c, CLPRIM_NO_DEVICE, "no OpenCL device found: install a driver "
+                       "(pocl-opencl-icd runs on any CPU) and check with clinfo");
 }
 
 /* ---- create / wrap / release ---- */
@@ -80,11 +138,14 @@ static clprim_status build_context(clprim_context *ctx)
     cl_uint devices = 0;
     cl_int err = clGetContextInfo(ctx->cl_ctx, CL_CONTEXT_NUM_DEVICES, sizeof devices, &devices,
                                   NULL);
-    if (err == CL_SUCCESS && devices > 1)
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "clGetContextInfo(CL_CONTEXT_NUM_DEVICES) failed: %s",
+                            clprim_status_string(err));
+    if (devices > 1)
         ctx->build_ctx = clCreateContext(NULL, 1, &ctx->device, NULL, NULL, &err);
     if (err != CL_SUCCESS)
         return clprim__fail(ctx, err, "making a context of the device alone for its builds "
-                            "failed: %s", clprim_status_string(err));
+                            "failed: clCreateContext returned %s", clprim_status_string(err));
     return CLPRIM_SUCCESS;
 }
 
@@ -123,12 +184,13 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
         return st;
     st = clprim__device_probe(ctx->device, ctx->flags, &ctx->info, &failed);
     if (st != CLPRIM_SUCCESS)
-        return clprim__fail(ctx, st, "querying the device failed (%s: %s)",
+        return clprim__fail(ctx, st, "querying the device failed: %s returned %s",
                             failed ? failed : "?", clprim_status_string(st));
     if (!ctx->queue) {
         ctx->queue = clCreateCommandQueue(ctx->cl_ctx, ctx->device, CL_QUEUE_PROFILING_ENABLE, &st);
         if (st != CL_SUCCESS)
-            return clprim__fail(ctx, st, "clCreateCommandQueue failed");
+            return clprim__fail(ctx, st, "clCreateCommandQueue failed: %s",
+                                clprim_status_string(st));
     }
     ctx->nv_compute_major = clprim__nv_compute_major(ctx->device, &ctx->info);
     st = build_context(ctx);
@@ -163,12 +225,29 @@ static clprim_status no_memory(const clprim_context_options *opt)
     return CLPRIM_OUT_OF_HOST_MEMORY;
 }
 
+/* A failure before there is a context: the log callback hears it. */
+static clprim_status refuse(const clprim_context_options *opt, clprim_status st, const char *fmt,
+                            ...)
+{
+    if (opt && opt->log) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        opt->log(opt->log_user, CLPRIM_LOG_WARNING, msg);
+    }
+    return st;
+}
+
 /* Passes a failure's message to the log, since no context survives to hold it. */
 static clprim_status fail_create(clprim_context *ctx, clprim_status st,
                                  const clprim_context_options *opt)
 {
     if (opt && opt->log && ctx && ctx->error)
         opt->log(opt->log_user, CLPRIM_LOG_WARNING, ctx->error);
+    else /* no message could be kept (out of host memory for it) */
+        refuse(opt, st, "creating the context failed: %s", clprim_status_string(st));
     clprim_context_release(ctx);
     return st;
 }
@@ -179,28 +258,18 @@ clprim_status clprim_context_create(const clprim_context_options *opt, clprim_co
     clprim_context *ctx;
     cl_device_id dev = NULL;
     clprim_status st;
+    choice c = {CLPRIM_SUCCESS, ""};
 
     if (!out)
         return CLPRIM_INVALID_ARGUMENT;
     *out = NULL;
     if (want && !*want)
         want = NULL;
-    st = choose_device(want, &dev);
+    st = choose_device(want, &dev, &c);
     if (st != CLPRIM_SUCCESS) {
         /* no context survives to hold a message: the log callback hears why */
-        if (opt && opt->log) {
-            char msg[512];
-            if (st == CLPRIM_NO_DEVICE && want)
-                snprintf(msg, sizeof msg, "no OpenCL device whose \"platform / device\" name "
-                         "contains \"%s\" (clinfo -l lists them)", want);
-            else if (st == CLPRIM_NO_DEVICE)
-                snprintf(msg, sizeof msg, "no OpenCL device found: install a driver "
-                         "(pocl-opencl-icd runs on any CPU) and check with clinfo");
-            else
-                snprintf(msg, sizeof msg, "listing OpenCL platforms and devices failed: %s",
-                         clprim_status_string(st));
-            opt->log(opt->log_user, CLPRIM_LOG_WARNING, msg);
-        }
+        if (opt && opt->log)
+            opt->log(opt->log_user, CLPRIM_LOG_WARNING, c.msg);
         return st;
     }
     if (!(ctx = context_alloc()))
@@ -208,7 +277,8 @@ clprim_status clprim_context_create(const clprim_context_options *opt, clprim_co
     ctx->device = dev;
     ctx->cl_ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &st);
     if (st != CL_SUCCESS)
-        return fail_create(ctx, st, opt);
+        return fail_create(ctx, clprim__fail(ctx, st, "clCreateContext failed: %s",
+                                             clprim_status_string(st)), opt);
     st = context_init(ctx, opt);
     if (st != CLPRIM_SUCCESS)
         return fail_create(ctx, st, opt);
@@ -229,14 +299,17 @@ clprim_status clprim_context_wrap(cl_context cl_ctx, cl_device_id device, cl_com
         return CLPRIM_INVALID_ARGUMENT;
     *out = NULL;
     if (!cl_ctx || !device)
-        return CLPRIM_INVALID_ARGUMENT;
+        return refuse(opt, CLPRIM_INVALID_ARGUMENT, "clprim_context_wrap: %s is NULL",
+                      cl_ctx ? "device" : "cl_ctx");
     st = clGetContextInfo(cl_ctx, CL_CONTEXT_DEVICES, sizeof devs, devs, &bytes);
     if (st != CL_SUCCESS)
-        return st;
+        return refuse(opt, st, "clprim_context_wrap: clGetContextInfo(CL_CONTEXT_DEVICES) "
+                      "failed: %s", clprim_status_string(st));
     for (i = 0; i < bytes / sizeof devs[0]; ++i)
         found |= devs[i] == device;
     if (!found)
-        return CLPRIM_INVALID_ARGUMENT;
+        return refuse(opt, CLPRIM_INVALID_ARGUMENT,
+                      "clprim_context_wrap: the device is not one of cl_ctx's");
     if (queue) {
         cl_context qctx = NULL;
         cl_device_id qdev = NULL;
@@ -244,9 +317,11 @@ clprim_status clprim_context_wrap(cl_context cl_ctx, cl_device_id device, cl_com
         if (st == CL_SUCCESS)
             st = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
         if (st != CL_SUCCESS)
-            return st;
+            return refuse(opt, st, "clprim_context_wrap: clGetCommandQueueInfo of the queue "
+                          "failed: %s", clprim_status_string(st));
         if (qctx != cl_ctx || qdev != device)
-            return CLPRIM_INVALID_ARGUMENT;
+            return refuse(opt, CLPRIM_INVALID_ARGUMENT, "clprim_context_wrap: the queue is not "
+                          "of cl_ctx and the device");
     }
     if (!(ctx = context_alloc()))
         return no_memory(opt);

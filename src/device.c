@@ -58,12 +58,15 @@ static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_devic
 }
 
 /* One query of a fact the kernels or the cache key depend on; the first
- * failure is kept in *err (later queries are skipped). */
-static void query(cl_device_id dev, cl_device_info what, size_t size, void *value, cl_int *err)
-{
-    if (*err == CL_SUCCESS)
-        *err = clGetDeviceInfo(dev, what, size, value, NULL);
-}
+ * failure is kept in *err (later queries are skipped), the call that
+ * failed in *failed. */
+#define QUERY(what, size, value)                                                         \
+    do {                                                                               \
+        if (err == CL_SUCCESS) {                                                       \
+            *failed = "clGetDeviceInfo(" #what ")";                                    \
+            err = clGetDeviceInfo(dev, what, size, value, NULL);                        \
+        }                                                                              \
+    } while (0)
 
 clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_device_info *info,
                                    const char **failed)
@@ -74,10 +77,10 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
     cl_int err;
 
     memset(info, 0, sizeof *info);
-    *failed = "CL_DEVICE_PLATFORM";
+    *failed = "clGetDeviceInfo(CL_DEVICE_PLATFORM)";
     err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     if (err == CL_SUCCESS) {
-        *failed = "CL_PLATFORM_NAME";
+        *failed = "clGetPlatformInfo(CL_PLATFORM_NAME)";
         err = clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform_name,
                                 info->platform_name, NULL);
     }
@@ -87,7 +90,7 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
     do {                                                                               \
         size_t need = 0;                                                               \
         if (err == CL_SUCCESS) {                                                       \
-            *failed = #what;                                                           \
+            *failed = "clGetDeviceInfo(" #what ")";                                    \
             err = clGetDeviceInfo(dev, what, 0, NULL, &need);                          \
         }                                                                              \
         if (err == CL_SUCCESS && need <= sizeof(field))                                \
@@ -107,13 +110,14 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
 #undef CLPRIM__QUERY_STRING
     /* the extension list whole, however long */
     if (err == CL_SUCCESS) {
-        *failed = "CL_DEVICE_EXTENSIONS";
+        *failed = "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)";
         err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_size);
     }
     if (err == CL_SUCCESS && ext_size > sizeof small) {
         ext = clprim__malloc(ext_size);
         if (!ext) {
             ext = small;
+            *failed = "allocating room for CL_DEVICE_EXTENSIONS";
             err = CL_OUT_OF_HOST_MEMORY;
         }
     }
@@ -121,17 +125,14 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
         err = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_size ? ext_size : 1, ext, NULL);
     if (err != CL_SUCCESS)
         goto done;
-    *failed = "a device attribute";
-    query(dev, CL_DEVICE_TYPE, sizeof info->type, &info->type, &err);
-    query(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size, &info->local_mem_size, &err);
-    query(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
-          &info->max_work_group_size, &err);
-    query(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem_size, &info->global_mem_size,
-          &err);
-    query(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_alloc_size, &info->max_alloc_size,
-          &err);
-    query(dev, CL_DEVICE_VENDOR_ID, sizeof info->vendor_id, &info->vendor_id, &err);
-    query(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof info->compute_units, &info->compute_units, &err);
+    QUERY(CL_DEVICE_TYPE, sizeof info->type, &info->type);
+    QUERY(CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size, &info->local_mem_size);
+    QUERY(CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
+          &info->max_work_group_size);
+    QUERY(CL_DEVICE_GLOBAL_MEM_SIZE, sizeof info->global_mem_size, &info->global_mem_size);
+    QUERY(CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_alloc_size, &info->max_alloc_size);
+    QUERY(CL_DEVICE_VENDOR_ID, sizeof info->vendor_id, &info->vendor_id);
+    QUERY(CL_DEVICE_MAX_COMPUTE_UNITS, sizeof info->compute_units, &info->compute_units);
     if (err != CL_SUCCESS)
         goto done;
     *failed = NULL;
@@ -153,6 +154,7 @@ done:
         free(ext);
     return err;
 }
+#undef QUERY
 
 cl_uint clprim__nv_compute_major(cl_device_id dev, const clprim_device_info *info)
 {

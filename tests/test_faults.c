@@ -176,16 +176,18 @@ static int workload(clprim_context *ctx, const work *w, const char *fault)
     findings += judge(ctx, "clprim_partition", st, right, fault);
     {
         cl_ulong runs = 0, want_runs = 0, lengths[N];
+        clprim_compact_desc ud; /* no predicate: its fields are refused */
+        memset(&ud, 0, sizeof ud);
         for (i = 0; i < N; ++i)
             want_runs += i == 0 || w->tenths[i] != w->tenths[i - 1];
-        CALL(clprim_unique(ctx, NULL, &cd, w->coarse, 0, w->out, 0, N, w->count, 0, 0, NULL,
+        CALL(clprim_unique(ctx, NULL, &ud, w->coarse, 0, w->out, 0, N, w->count, 0, 0, NULL,
                            NULL));
         right = st == CLPRIM_SUCCESS &&
                 clEnqueueReadBuffer(q, w->count, CL_TRUE, 0, 8, &runs, 0, NULL, NULL) ==
                     CL_SUCCESS &&
                 runs == want_runs;
         findings += judge(ctx, "clprim_unique", st, right, fault);
-        CALL(clprim_run_length_encode(ctx, NULL, &cd, w->coarse, 0, w->out, 0, w->lengths, 0, N,
+        CALL(clprim_run_length_encode(ctx, NULL, &ud, w->coarse, 0, w->out, 0, w->lengths, 0, N,
                                       w->count, 0, 0, NULL, NULL));
         right = st == CLPRIM_SUCCESS &&
                 clEnqueueReadBuffer(q, w->count, CL_TRUE, 0, 8, &runs, 0, NULL, NULL) ==
@@ -426,6 +428,110 @@ static void creation_outcome(sweep *s, clprim_context *ctx)
     s->findings += workload(ctx, &w, "clean") != 0;
     free_work(&w);
     clprim_context_release(ctx);
+}
+
+/* One context creation with the k-th call of fn failing (device: the name
+ * asked for, NULL none); the status, and the log's last line in log. */
+static clprim_status create_failing(const char *fn, unsigned long k, const char *device,
+                                    char *log)
+{
+    clprim_context_options o;
+    clprim_context *ctx = NULL;
+    clprim_status st;
+    memset(&o, 0, sizeof o);
+    o.cache_dir = context_dir;
+    o.log = log_to;
+    o.log_user = log;
+    o.device = device;
+    log[0] = '\0';
+    arm(fn, k);
+    hold(0);
+    st = clprim_context_create(&o, &ctx);
+    disarm();
+    clprim_context_release(ctx);
+    return st;
+}
+
+/* The log names the call that failed and its status, and does not blame
+ * a missing driver or device. */
+static void says(const char *log, const char *call, clprim_status st)
+{
+    if (!strstr(log, call) || !strstr(log, clprim_status_string(st)) ||
+        strstr(log, "install a driver") || strstr(log, "no OpenCL device whose"))
+        fail_msg("the log should name %s and %s, and it says: \"%s\"", call,
+                 clprim_status_string(st), log);
+}
+
+/* Issue 30, defect 3: context creation tells a failed OpenCL call as that
+ * call's status, named in the log callback's text -- not as a missing
+ * driver (clGetPlatformIDs), not as nothing at all (clCreateContext), not
+ * as "no such device" (the listing or name queries, with a device name
+ * asked for) and not by choosing a CPU in silence (a failed GPU listing). */
+static void test_creation_failures_told(void **state)
+{
+    static char log[1024];
+    char *saved = getenv("CLPRIM_DEVICE") ? strdup(getenv("CLPRIM_DEVICE")) : NULL;
+    clprim_device_info info;
+    clprim_context *ctx;
+    clprim_status st;
+    (void)state;
+    unsetenv("CLPRIM_DEVICE");
+    ctx = context(log);
+    assert_non_null(ctx);
+    assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);
+    clprim_context_release(ctx);
+
+    st = create_failing("clGetPlatformIDs", 1, NULL, log);
+    assert_int_equal(st, CL_OUT_OF_HOST_MEMORY);
+    says(log, "clGetPlatformIDs", st);
+    st = create_failing("clCreateContext", 1, NULL, log);
+    assert_int_equal(st, CL_OUT_OF_HOST_MEMORY);
+    says(log, "clCreateContext", st);
+    /* the first device listing is platform 0's GPUs: failed, no CPU may
+     * stand in for them (a GPU of another platform may) */
+    st = create_failing("clGetDeviceIDs", 1, NULL, log);
+    if (st == CLPRIM_SUCCESS)
+        assert_true(info.type & CL_DEVICE_TYPE_GPU);
+    else
+        says(log, "clGetDeviceIDs(CL_DEVICE_TYPE_GPU)", st);
+    /* this very device asked for by name: it exists, whatever else fails
+     * (another platform may still list it) */
+    {
+        static const struct {
+            const char *fn, *call;
+        } by_name[] = {{"clGetDeviceIDs", "clGetDeviceIDs(CL_DEVICE_TYPE_ALL)"},
+                       {"clGetPlatformInfo", "clGetPlatformInfo(CL_PLATFORM_NAME)"},
+                       {"clGetDeviceInfo", "clGetDeviceInfo(CL_DEVICE_NAME)"}};
+        for (size_t i = 0; i < sizeof by_name / sizeof by_name[0]; ++i) {
+            st = create_failing(by_name[i].fn, 1, info.device_name, log);
+            assert_int_not_equal(st, CLPRIM_NO_DEVICE);
+            if (st != CLPRIM_SUCCESS)
+                says(log, by_name[i].call, st);
+        }
+    }
+    /* wrapping the caller's context: its device list unreadable */
+    ctx = context(log);
+    assert_non_null(ctx);
+    {
+        clprim_context_options o;
+        clprim_context *w = NULL;
+        memset(&o, 0, sizeof o);
+        o.log = log_to;
+        o.log_user = log;
+        o.flags = CLPRIM_CONTEXT_NO_DISK_CACHE;
+        log[0] = '\0';
+        arm("clGetContextInfo", 1);
+        hold(0);
+        st = clprim_context_wrap(clprim_context_cl_context(ctx), clprim_context_device(ctx), NULL,
+                                 &o, &w);
+        disarm();
+        assert_null(w);
+        says(log, "clGetContextInfo(CL_CONTEXT_DEVICES)", st);
+    }
+    clprim_context_release(ctx);
+    if (saved)
+        setenv("CLPRIM_DEVICE", saved, 1);
+    free(saved);
 }
 
 /* Context creation: every K of every function it calls. A failure must be
@@ -728,6 +834,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_failed_split_then_scans),
+        cmocka_unit_test(test_creation_failures_told),
         cmocka_unit_test(test_context_creation),
         cmocka_unit_test(test_workload),
         cmocka_unit_test(test_disk_cache_writes),

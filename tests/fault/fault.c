@@ -2,7 +2,15 @@
 /* Fault injection for the tests: loaded in front of the OpenCL ICD loader
  * (LD_PRELOAD), it passes every OpenCL call clprim makes on to the real one,
  * counting them, and makes the K-th call of one function (or of all of them)
- * fail with a realistic error code instead, once. The disk cache's writes
+ * fail with a realistic error code instead, once. Asynchronous failures
+ * too, as a driver reports a command that failed after its enqueue: the
+ * K-th clWaitForEvents or clFinish waits and then returns an error; the K-th
+ * query of an event's execution status (async_event_status) waits for the
+ * event and then reads a negative status; the K-th blocking read or write
+ * (async_blocking_transfer) is done and then returns
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. (A command really failing
+ * through a failed user event is not used: PoCL 3.1 then hangs in a blocking
+ * read that waits for it.) The disk cache's writes
  * (fwrite, fclose, rename) fail as on a full disk (ENOSPC), counted only
  * when the program itself calls them, not a driver's library. A test drives it through
  * clprim_fault_arm / clprim_fault_count, found with dlsym (absent: the test
@@ -44,6 +52,15 @@
     XX(clEnqueueFillBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                  \
     XX(clEnqueueCopyBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE)                  \
     XX(clEnqueueMarkerWithWaitList, CL_OUT_OF_HOST_MEMORY)                     \
+    XX(clGetPlatformIDs, CL_OUT_OF_HOST_MEMORY)                                \
+    XX(clGetDeviceIDs, CL_OUT_OF_HOST_MEMORY)                                  \
+    XX(clGetContextInfo, CL_OUT_OF_HOST_MEMORY)                                \
+    XX(clCreateContext, CL_OUT_OF_HOST_MEMORY)                                 \
+    /* asynchronous failures: the wait happens, then reports one */           \
+    XX(clWaitForEvents, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)          \
+    XX(clFinish, CL_OUT_OF_RESOURCES)                                          \
+    XX(async_event_status, CL_OUT_OF_RESOURCES)                                \
+    XX(async_blocking_transfer, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)  \
     XX(fwrite, ENOSPC)                                                         \
     XX(fclose, ENOSPC)                                                         \
     XX(rename, ENOSPC)
@@ -199,8 +216,6 @@ WRAP_INT(clGetMemObjectInfo, (cl_mem d, cl_mem_info p, size_t s, void *v, size_t
 WRAP_INT(clGetCommandQueueInfo, (cl_command_queue d, cl_command_queue_info p, size_t s, void *v,
                                  size_t *r),
          (d, p, s, v, r))
-WRAP_INT(clGetEventInfo, (cl_event d, cl_event_info p, size_t s, void *v, size_t *r),
-         (d, p, s, v, r))
 WRAP_OBJ(cl_mem, clCreateBuffer,
          (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *errcode_ret),
          (c, f, s, h, errcode_ret))
@@ -227,14 +242,6 @@ WRAP_INT(clEnqueueNDRangeKernel,
          (cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g,
           const size_t *l, cl_uint n, const cl_event *w, cl_event *e),
          (q, k, d, o, g, l, n, w, e))
-WRAP_INT(clEnqueueReadBuffer,
-         (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, void *p, cl_uint n,
-          const cl_event *w, cl_event *e),
-         (q, m, b, o, s, p, n, w, e))
-WRAP_INT(clEnqueueWriteBuffer,
-         (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, const void *p, cl_uint n,
-          const cl_event *w, cl_event *e),
-         (q, m, b, o, s, p, n, w, e))
 WRAP_INT(clEnqueueFillBuffer,
          (cl_command_queue q, cl_mem m, const void *p, size_t ps, size_t o, size_t s, cl_uint n,
           const cl_event *w, cl_event *e),
@@ -246,6 +253,109 @@ WRAP_INT(clEnqueueCopyBuffer,
 WRAP_INT(clEnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint n, const cl_event *w,
                                        cl_event *e),
          (q, n, w, e))
+WRAP_INT(clGetPlatformIDs, (cl_uint n, cl_platform_id *p, cl_uint *r), (n, p, r))
+WRAP_INT(clGetDeviceIDs, (cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id *d,
+                          cl_uint *r),
+         (p, t, n, d, r))
+WRAP_INT(clGetContextInfo, (cl_context c, cl_context_info p, size_t s, void *v, size_t *r),
+         (c, p, s, v, r))
+WRAP_OBJ(cl_context, clCreateContext,
+         (const cl_context_properties *p, cl_uint n, const cl_device_id *d,
+          void(CL_CALLBACK *f)(const char *, const void *, size_t, void *), void *u,
+          cl_int *errcode_ret),
+         (p, n, d, f, u, errcode_ret))
+
+/* ---- asynchronous failures: the work is done (nothing stays in flight),
+ * then a failure is reported as for a command that failed after its
+ * enqueue ---- */
+
+static cl_int real_wait(cl_uint n, const cl_event *list)
+{
+    static cl_int(CL_API_CALL * real)(cl_uint, const cl_event *);
+    if (!real)
+        *(void **)&real = next("clWaitForEvents");
+    return real(n, list);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *list)
+{
+    const int fail = fail_now(F_clWaitForEvents);
+    const cl_int err = real_wait(n, list);
+    return fail ? codes[F_clWaitForEvents] : err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q)
+{
+    static cl_int(CL_API_CALL * real)(cl_command_queue);
+    const int fail = fail_now(F_clFinish);
+    cl_int err;
+    if (!real)
+        *(void **)&real = next("clFinish");
+    err = real(q);
+    return fail ? codes[F_clFinish] : err;
+}
+
+/* An execution status query may read a failed command (its event waited
+ * for first: a failed command has ended); any query may fail itself. */
+CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event d, cl_event_info p, size_t s, void *v,
+                                               size_t *r)
+{
+    static cl_int(CL_API_CALL * real)(cl_event, cl_event_info, size_t, void *, size_t *);
+    if (fail_now(F_clGetEventInfo))
+        return codes[F_clGetEventInfo];
+    if (p == CL_EVENT_COMMAND_EXECUTION_STATUS && v && s >= sizeof(cl_int) &&
+        fail_now(F_async_event_status)) {
+        const cl_int status = codes[F_async_event_status];
+        real_wait(1, &d);
+        memcpy(v, &status, sizeof status);
+        if (r)
+            *r = sizeof status;
+        return CL_SUCCESS;
+    }
+    if (!real)
+        *(void **)&real = next("clGetEventInfo");
+    return real(d, p, s, v, r);
+}
+
+/* A blocking transfer that was done, reported as waiting on a failed command. */
+static cl_int transfer_failed(cl_bool blocking, cl_int err, cl_event *e)
+{
+    if (!blocking || err != CL_SUCCESS || !fail_now(F_async_blocking_transfer))
+        return err;
+    if (e && *e) { /* a failed enqueue gives no event */
+        cl_int(CL_API_CALL * release)(cl_event);
+        *(void **)&release = next("clReleaseEvent");
+        release(*e);
+        *e = NULL;
+    }
+    return codes[F_async_blocking_transfer];
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b,
+                                                   size_t o, size_t s, void *p, cl_uint n,
+                                                   const cl_event *w, cl_event *e)
+{
+    static cl_int(CL_API_CALL * real)(cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *,
+                                      cl_uint, const cl_event *, cl_event *);
+    if (fail_now(F_clEnqueueReadBuffer))
+        return codes[F_clEnqueueReadBuffer];
+    if (!real)
+        *(void **)&real = next("clEnqueueReadBuffer");
+    return transfer_failed(b, real(q, m, b, o, s, p, n, w, e), e);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool b,
+                                                    size_t o, size_t s, const void *p, cl_uint n,
+                                                    const cl_event *w, cl_event *e)
+{
+    static cl_int(CL_API_CALL * real)(cl_command_queue, cl_mem, cl_bool, size_t, size_t,
+                                      const void *, cl_uint, const cl_event *, cl_event *);
+    if (fail_now(F_clEnqueueWriteBuffer))
+        return codes[F_clEnqueueWriteBuffer];
+    if (!real)
+        *(void **)&real = next("clEnqueueWriteBuffer");
+    return transfer_failed(b, real(q, m, b, o, s, p, n, w, e), e);
+}
 
 /* ---- the disk cache's writes, as on a full disk ---- */
 
