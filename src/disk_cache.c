@@ -21,8 +21,9 @@
  *
  * Nothing here is an error to the caller: an unreadable, corrupt or foreign
  * entry is a miss (the program is built from source and the entry replaced),
- * and a folder that cannot be written turns the cache off for the context,
- * which the log callback is told once. */
+ * an entry that cannot be replaced (a folder in its place) only goes
+ * without (the log callback names it), and a folder that cannot be written
+ * turns the cache off for the context, which the log callback is told once. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
@@ -194,6 +195,19 @@ static void give_up(clprim_context *ctx, const char *what, const char *path)
     ctx->cache_dir = NULL;
 }
 
+/* An empty folder where the entry goes (never one with something in it):
+ * removed, and tmp renamed over the entry again; whether that worked. */
+static int replace_folder(const char *tmp, const char *path)
+{
+    const int why = errno;
+    struct stat info;
+    if (lstat(path, &info) != 0 || !S_ISDIR(info.st_mode) || rmdir(path) != 0) {
+        errno = why;
+        return 0;
+    }
+    return rename(tmp, path) == 0;
+}
+
 unsigned char *clprim__program_binary(const clprim_context *ctx, cl_program program,
                                       size_t *len)
 {
@@ -281,9 +295,17 @@ void clprim__cache_store(clprim_context *ctx, const char *key, const char *path,
     }
     ok = fwrite(file, 1, size, f) == size;
     ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    if (!ok) { /* the folder's disk is full, or failing: no use trying the next */
         remove(tmp);
         give_up(ctx, "write to", ctx->cache_dir);
+        goto cleanup;
+    }
+    if (rename(tmp, path) != 0 && !replace_folder(tmp, path)) {
+        /* this entry cannot be replaced (a folder that is not empty stands
+         * there, say): only this program goes without the disk cache */
+        clprim__log(ctx, CLPRIM_LOG_WARNING, "disk cache: cannot replace the entry %s (%s); "
+                    "this program is not kept, the disk cache stays on", path, strerror(errno));
+        remove(tmp);
         goto cleanup;
     }
     clprim__log(ctx, CLPRIM_LOG_DEBUG, "disk cache: stored %s", path);

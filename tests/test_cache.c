@@ -29,13 +29,16 @@
 static const char *self;
 
 typedef struct counts {
-    int hits, stores, damaged, rejected, off;
+    int hits, stores, damaged, rejected, off, named;
 } counts;
+
+static const char *watched; /* messages naming it are counted (named) */
 
 static void count_log(void *user, int level, const char *msg)
 {
     counts *c = user;
     (void)level;
+    c->named += watched && strstr(msg, watched) != NULL;
     c->hits += strstr(msg, "disk cache: hit") != NULL;
     c->stores += strstr(msg, "disk cache: stored") != NULL;
     c->damaged += strstr(msg, "is damaged") != NULL;
@@ -275,6 +278,58 @@ static void test_fifo_and_folder_entries(void **state)
     free(dir);
 }
 
+/* Issue 30, defect 5: a folder in place of one entry costs that entry
+ * only. Each entry in turn is replaced by a folder with a file in it (which
+ * the cache must not remove): the next context builds that program, says
+ * which entry it cannot replace, keeps the disk cache on and hits every
+ * other entry (before, the failed rename turned the cache off for the
+ * context, blaming the cache folder); a new process on the folder works.
+ * An empty folder there is replaced by the entry. */
+static char *entries[16];
+static int num_entries;
+static void list_entry(const char *path)
+{
+    if (num_entries < 16)
+        entries[num_entries++] = strdup(path);
+}
+
+static void test_folder_in_place_of_one_entry(void **state)
+{
+    char *dir = fresh_dir(), inner[8300];
+    counts c, first;
+    (void)state;
+    assert_int_equal(run_once(dir, 0, &first), 0);
+    num_entries = 0;
+    for_entries(dir, list_entry);
+    assert_true(num_entries >= 1 && num_entries == first.stores);
+    for (int i = 0; i < num_entries; ++i) {
+        assert_int_equal(remove(entries[i]), 0);
+        assert_int_equal(mkdir(entries[i], 0700), 0);
+        snprintf(inner, sizeof inner, "%s/keep", entries[i]);
+        spill(inner, (const unsigned char *)"x", 1);
+        watched = strrchr(entries[i], '/') + 1;
+        assert_int_equal(run_once(dir, 0, &c), 0);
+        watched = NULL;
+        assert_int_equal(c.off, 0);
+        assert_int_equal(c.hits, first.stores - 1);
+        assert_true(c.named >= 1); /* the entry, not the folder, is named */
+        assert_int_equal(c.stores, 0);
+        assert_int_equal(wait_child(spawn_child(dir, "any")), 0);
+        /* left alone, with what was in it */
+        assert_int_equal(remove(inner), 0);
+        /* now empty: replaced by the entry */
+        assert_int_equal(run_once(dir, 0, &c), 0);
+        assert_int_equal(c.off, 0);
+        assert_int_equal(c.stores, 1);
+        assert_int_equal(c.hits, first.stores - 1);
+        assert_int_equal(run_once(dir, 0, &c), 0);
+        assert_int_equal(c.hits, first.stores);
+    }
+    for (int i = 0; i < num_entries; ++i)
+        free(entries[i]);
+    remove_dir(dir);
+}
+
 static void test_rejected_binary_rebuilt(void **state)
 {
     char *dir = fresh_dir();
@@ -470,6 +525,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_second_context_and_process),
         cmocka_unit_test(test_damaged_file_rebuilt),
         cmocka_unit_test(test_fifo_and_folder_entries),
+        cmocka_unit_test(test_folder_in_place_of_one_entry),
         cmocka_unit_test(test_rejected_binary_rebuilt),
         cmocka_unit_test(test_driver_update_misses),
         cmocka_unit_test(test_switched_off),
