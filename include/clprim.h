@@ -487,6 +487,20 @@ typedef struct clprim_transform {
   const char *expression;
 } clprim_transform;
 
+/* For an array split by the caller (parts on several devices, ranks or
+ * calls): `expression` (a transform's or a select expression, of x and
+ * i) rewritten so that i counts from `first`, the part's first element in
+ * the whole array: each token `i` that is not a member's name becomes
+ * (i + firstul); comments and literals are left alone. The text, NUL
+ * included, goes to out (out_size bytes); *needed (may be NULL) gets the
+ * bytes it takes, so a first call with out NULL and out_size 0 sizes it.
+ * clprim_multi_* and clprim_mpi_* do this for their parts themselves.
+ * Returns CLPRIM_INVALID_ARGUMENT when expression is NULL or out too
+ * short (nothing written then), CLPRIM_OUT_OF_HOST_MEMORY. No context, so
+ * no message. Thread-safe. */
+CLPRIM_API clprim_status clprim_expression_rebase(const char *expression, size_t first, char *out,
+                                                  size_t out_size, size_t *needed);
+
 /* XX(NAME, number, lower-case name). Every algorithm is correct for every n:
  * the algorithm chooses how one work-group scans its tile, and the hierarchical
  * driver (scan the tiles, scan the tile totals recursively, add each tile's

@@ -11,6 +11,12 @@
  * (0 allowed). Calls block until this rank's part is done; the device work
  * runs on the context's queue.
  *
+ * Index: `i` in a transform or a select expression is the element's index
+ * in the whole array (counted from rank 0's first element), as on one
+ * device: the ranks' sizes are exchanged first (MPI_Exscan) and each rank's
+ * expression counts from its first element (clprim_expression_rebase; a
+ * rank whose expression reads i builds it once per distinct first element).
+ *
  * How: each rank reduces its part on its device; only these totals travel
  * through MPI. Built-in integer operators, and float and double sums and
  * products, use MPI's own (MPI_Exscan, MPI_Allreduce; integer sums and

@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 char *clprim__element_type_defines(const clprim_context *ctx, const char *type,
@@ -186,6 +187,24 @@ int clprim__expression_rebase(const char *expr, cl_ulong base, char **out)
         }
     }
     return 0;
+}
+
+clprim_status clprim_expression_rebase(const char *expression, size_t first, char *out,
+                                      size_t out_size, size_t *needed)
+{
+    char *text = NULL;
+    size_t len;
+    if (!expression)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (clprim__expression_rebase(expression, (cl_ulong)first, &text) != 0)
+        return CLPRIM_OUT_OF_HOST_MEMORY;
+    len = strlen(text ? text : expression) + 1;
+    if (needed)
+        *needed = len;
+    if (out && out_size >= len)
+        memcpy(out, text ? text : expression, len);
+    free(text);
+    return out && out_size >= len ? CLPRIM_SUCCESS : CLPRIM_INVALID_ARGUMENT;
 }
 
 size_t clprim__transform_input_size(const clprim_transform *tf, size_t elem)

@@ -211,6 +211,69 @@ static int select_case(uint64_t *s)
     return bad;
 }
 
+/* i in a transform and a select expression is the index in the whole
+ * array: every rank's share is what one device gives for the whole. */
+static int index_case(uint64_t *s)
+{
+    const size_t total = 1000 + tu_rand(s) % 20000;
+    const clprim_transform tf = {CLPRIM_TYPE_UINT32, "(ulong)x + i * 5ul"};
+    const clprim_scan_desc d = {.type = CLPRIM_TYPE_UINT64, .op = CLPRIM_OP_SUM, .transform = &tf};
+    const clprim_reduce_desc rd = {.type = CLPRIM_TYPE_UINT64, .op = CLPRIM_OP_SUM, .transform = &tf};
+    const clprim_compact_desc cd = {.type = CLPRIM_TYPE_UINT32,
+                                    .predicate = CLPRIM_PREDICATE_EXPRESSION,
+                                    .expression = "i % 3 == 2"};
+    cl_uint *x = malloc(total * 4), *kept = malloc(total * 4);
+    cl_ulong *got = malloc(total * 8 + 8), acc = 0, value = 0;
+    size_t start = 0, n = 0, i, count = 0, offset = 0, all = 0;
+    int bad = 0;
+    cl_mem in, out;
+    clprim_status st;
+
+    for (i = 0; i < total; ++i)
+        x[i] = (cl_uint)tu_rand(s);
+    cut(s, total, &start, &n);
+    in = device_copy(x + start, n * 4);
+    out = device_copy(got, n * 8 + 8);
+    /* every rank makes every call (they are collective), whatever failed */
+    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, &d, in, 0, out, 0, n);
+    if (st != CLPRIM_SUCCESS)
+        bad += report(st, "index: scan");
+    else
+        read_back(out, n * 8, got);
+    for (i = 0; i < start + n; ++i) {
+        acc += (cl_ulong)x[i] + (cl_ulong)i * 5u;
+        if (st == CLPRIM_SUCCESS && i >= start && got[i - start] != acc && bad++ == 0)
+            report(st, "index: the scan is not the whole array's (i counts within the rank?)");
+    }
+    for (; i < total; ++i)
+        acc += (cl_ulong)x[i] + (cl_ulong)i * 5u;
+    st = clprim_mpi_reduce(MPI_COMM_WORLD, ctx, &rd, in, 0, n, &value);
+    if (st != CLPRIM_SUCCESS || value != acc)
+        bad += report(st, "index: reduce");
+    st = clprim_mpi_select(MPI_COMM_WORLD, ctx, &cd, in, 0, out, 0, n, &count, &offset, &all);
+    if (st != CLPRIM_SUCCESS) {
+        bad += report(st, "index: select");
+    } else {
+        /* the kept elements: x[j] for j % 3 == 2 of this rank's stretch, in
+         * order; all of them over the whole array */
+        size_t k = 0, j, want_all = 0;
+        read_back(out, count * 4, kept);
+        for (j = start; j < start + n; ++j)
+            if (j % 3 == 2 && (k >= count || kept[k++] != x[j]) && bad++ == 0)
+                report(st, "index: select kept the wrong elements (i counts within the rank?)");
+        for (j = 0; j < total; ++j)
+            want_all += j % 3 == 2;
+        if (k != count || all != want_all)
+            bad += report(st, "index: select's counts");
+    }
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    free(x);
+    free(kept);
+    free(got);
+    return bad;
+}
+
 /* Misuse: a descriptor that differs on one rank, and one rank's bad call,
  * refused on every rank (and nothing hangs). */
 static int errors_case(void)
@@ -273,6 +336,7 @@ int main(int argc, char **argv)
     bad += custom_case(1, &s);
     bad += select_case(&s);
     bad += select_case(&s);
+    bad += index_case(&s);
     bad += errors_case();
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)

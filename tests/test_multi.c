@@ -359,6 +359,7 @@ static void test_multi_select(void **state)
         clprim_ref_fill(CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, x, n, &s);
         if (by_flags) {
             d.predicate = CLPRIM_PREDICATE_FLAGS_U8;
+            d.value = NULL; /* for comparisons only: refused with flags */
             for (k = 0; k < n; ++k)
                 keep[k] = tu_rand(&s) % 3 == 0 ? (unsigned char)(1 + tu_rand(&s) % 255) : 0;
         } else {
@@ -568,6 +569,45 @@ static void test_multi_index(void **state)
     free(x), free(kept1), free(one), free(got);
 }
 
+/* clprim_expression_rebase: only the token i, as a value, changes. */
+static void test_expression_rebase(void **state)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"i", "(i + 7ul)"},
+        {"x + i*2", "x + (i + 7ul)*2"},
+        {"v.i + p->i + s. i", "v.i + p->i + s. i"},          /* members */
+        {"ii + i_ + _i + i2 + 1i", "ii + i_ + _i + i2 + 1i"}, /* other tokens */
+        {"1e+5f*i /* i */ // i", "1e+5f*(i + 7ul) /* i */ // i"},
+        {"'i' == (char)i", "'i' == (char)(i + 7ul)"},
+        {"(uint2)(x, i).x", "(uint2)(x, (i + 7ul)).x"},
+    };
+    char out[128];
+    size_t k, needed = 0;
+    (void)state;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        memset(out, 0x5A, sizeof out);
+        assert_int_equal(clprim_expression_rebase(cases[k].in, 7, out, sizeof out, &needed),
+                         CLPRIM_SUCCESS);
+        assert_string_equal(out, cases[k].out);
+        assert_int_equal(needed, strlen(cases[k].out) + 1);
+    }
+    /* base 0 leaves it alone; sizing with out NULL; a short out is refused
+     * and left untouched */
+    assert_int_equal(clprim_expression_rebase("i", 0, out, sizeof out, NULL), CLPRIM_SUCCESS);
+    assert_string_equal(out, "i");
+    assert_int_equal(clprim_expression_rebase("i + i", 12345, NULL, 0, &needed),
+                     CLPRIM_INVALID_ARGUMENT);
+    assert_int_equal(needed, strlen("(i + 12345ul) + (i + 12345ul)") + 1);
+    memset(out, 0x5A, sizeof out);
+    assert_int_equal(clprim_expression_rebase("i + i", 12345, out, needed - 1, NULL),
+                     CLPRIM_INVALID_ARGUMENT);
+    assert_int_equal((unsigned char)out[0], 0x5A);
+    assert_int_equal(clprim_expression_rebase(NULL, 1, out, sizeof out, NULL),
+                     CLPRIM_INVALID_ARGUMENT);
+}
+
 static void test_multi_errors(void **state)
 {
     const clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
@@ -647,7 +687,7 @@ int main(void)
         cmocka_unit_test(test_wrapped_devices), cmocka_unit_test(test_multi_scan),
         cmocka_unit_test(test_multi_reduce),    cmocka_unit_test(test_multi_select),
         cmocka_unit_test(test_multi_custom),    cmocka_unit_test(test_multi_errors),
-        cmocka_unit_test(test_multi_index),
+        cmocka_unit_test(test_multi_index),     cmocka_unit_test(test_expression_rebase),
     };
     size_t i;
     int rc;

@@ -76,6 +76,9 @@ typedef struct part {
     size_t elem;
     cl_mem work;            /* [0, size) the ranks' totals, [size] their fold */
     unsigned char *totals;  /* size elements: every rank's total (or MPI's result) */
+    char *expr;             /* the rank's expression with i counted in the whole
+                               array (rebase), NULL when the caller's serves */
+    clprim_transform tf;    /* the transform with that expression */
 } part;
 
 static void part_end(part *p)
@@ -83,6 +86,33 @@ static void part_end(part *p)
     if (p->work)
         clReleaseMemObject(p->work);
     free(p->totals);
+    free(p->expr);
+}
+
+/* i in a transform or select expression is the index in the whole array,
+ * as on one device: counted from this rank's first element (the ranks
+ * before it hold that many, MPI_Exscan). Every rank makes the exchange,
+ * whatever its own state (no rank may wait for another in vain); *text
+ * is the expression this rank uses (st: the rank's state so far). */
+static clprim_status rebase(part *p, clprim_status st, size_t n, const char *expr,
+                            const char **text)
+{
+    unsigned long long mine = n, first = 0;
+    size_t len = 0;
+    const int e = MPI_Exscan(&mine, &first, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, p->comm);
+    *text = expr;
+    if (st != CLPRIM_SUCCESS || !expr)
+        return st;
+    if (e != MPI_SUCCESS)
+        return mpi_fail(p->ctx, e, "MPI_Exscan of the ranks' sizes");
+    if (p->rank == 0)
+        first = 0; /* MPI leaves rank 0's result undefined */
+    if (clprim_expression_rebase(expr, (size_t)first, NULL, 0, &len) == CLPRIM_OUT_OF_HOST_MEMORY ||
+        !(p->expr = malloc(len)) ||
+        clprim_expression_rebase(expr, (size_t)first, p->expr, len, NULL) != CLPRIM_SUCCESS)
+        return fail(p->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    *text = p->expr;
+    return st;
 }
 
 /* Rank and size, then (elem > 0) the work buffer and host totals. Leaves
@@ -219,12 +249,24 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
+    clprim_scan_desc sd;
+    const char *text;
     part p;
 
     if (st == CLPRIM_SUCCESS)
         st = part_begin(&p, comm, ctx, elem);
     else
         part_begin(&p, comm, ctx, 0);
+    st = rebase(&p, st, n, desc && desc->transform ? desc->transform->expression : NULL, &text);
+    if (st == CLPRIM_SUCCESS) {
+        sd = *desc;
+        if (desc->transform) {
+            p.tf = *desc->transform;
+            p.tf.expression = text;
+            sd.transform = &p.tf;
+        }
+        desc = &sd;
+    }
     /* a lone rank's total is nobody's carry */
     if (st == CLPRIM_SUCCESS && p.size > 1) {
         const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
@@ -275,6 +317,8 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
+    clprim_reduce_desc rd;
+    const char *text;
     part p;
 
     if (st == CLPRIM_SUCCESS && !value)
@@ -283,6 +327,16 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
         st = part_begin(&p, comm, ctx, elem);
     else
         part_begin(&p, comm, ctx, 0);
+    st = rebase(&p, st, n, desc && desc->transform ? desc->transform->expression : NULL, &text);
+    if (st == CLPRIM_SUCCESS) {
+        rd = *desc;
+        if (desc->transform) {
+            p.tf = *desc->transform;
+            p.tf.expression = text;
+            rd.transform = &p.tf;
+        }
+        desc = &rd;
+    }
     if (st == CLPRIM_SUCCESS)
         st = local_total(&p, desc, in, in_off, n);
     st = agree(&p, st, desc ? signature(desc->type, desc->op, desc->custom, 0,
@@ -311,6 +365,8 @@ clprim_status clprim_mpi_select(MPI_Comm comm, clprim_context *ctx, const clprim
     clprim_status st = desc ? CLPRIM_SUCCESS
                             : fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
     size_t r, before = 0, all = 0;
+    clprim_compact_desc cd;
+    const char *text;
     part p;
 
     if (st == CLPRIM_SUCCESS && desc->indices)
@@ -319,6 +375,14 @@ clprim_status clprim_mpi_select(MPI_Comm comm, clprim_context *ctx, const clprim
         st = part_begin(&p, comm, ctx, sizeof(cl_ulong));
     else
         part_begin(&p, comm, ctx, 0);
+    st = rebase(&p, st, n,
+                desc && desc->predicate == CLPRIM_PREDICATE_EXPRESSION ? desc->expression : NULL,
+                &text);
+    if (st == CLPRIM_SUCCESS) {
+        cd = *desc;
+        cd.expression = text;
+        desc = &cd;
+    }
     if (st == CLPRIM_SUCCESS)
         st = clprim_select(ctx, NULL, desc, in, in_off, out, out_off, n, p.work, (size_t)p.size, 0,
                            NULL, NULL);
