@@ -979,9 +979,20 @@ CLPRIM_API const char *clprim_sat_algorithm_name(clprim_sat_algorithm algorithm)
 
 /* The pixel type of an image that a table is built from, when it is not the
  * table's own type: XX(NAME, number, lower-case name, OpenCL C type, bytes).
- * SAME (0) is the table's type. Pixels are converted to the table's type as
- * an OpenCL C cast does (so float pixels into an integer table truncate).
- * DOUBLE needs cl_khr_fp64. */
+ * SAME (0) is the table's type. DOUBLE needs cl_khr_fp64. Each pixel is
+ * converted to the table's type as it is read:
+ *   integer tables  saturating, as OpenCL C's convert_<type>_sat_rtz: a
+ *                   fraction is cut toward zero (2.7 -> 2, -2.7 -> -2), a
+ *                   value past the type's range becomes its minimum or
+ *                   maximum (-1 into uint32 is 0, 3e9 or +inf into int32
+ *                   is 2147483647, a uint64 above 2^63 into int64 is
+ *                   INT64_MAX), and NaN becomes 0. (A plain cast leaves
+ *                   out-of-range floats undefined and narrowing into a
+ *                   signed type implementation-defined.)
+ *   float, double   the nearest value, ties to even, as a cast does: an
+ *                   int32 pixel 16777217 is 16777216.0f, a double past
+ *                   float's range +-inf, a NaN a NaN.
+ * A pixel the table's type holds is converted exactly. */
 #define CLPRIM_PIXEL_MAP(XX)                                                   \
   XX(SAME, 0, "same", void, 0)                                                 \
   XX(UINT8, 1, "uint8", uchar, 1)                                              \
@@ -1061,7 +1072,7 @@ CLPRIM_API clprim_status clprim_sat_host(clprim_context *ctx, const clprim_sat_d
  *   from_image   1: the source is an image of `input` pixels instead, and
  *                the call builds the exclusive table of `type` itself in
  *                the context's temporary memory (e.g. uint8 pixels summed
- *                in uint32);
+ *                in uint32; pixels converted as CLPRIM_PIXEL_MAP says);
  *   input        from_image: the pixel type (SAME: `type`);
  *   radius_x, radius_y  the window is (2 radius_x + 1) x (2 radius_y + 1)
  *                pixels centred on each pixel, clamped at the borders (it
@@ -1080,8 +1091,9 @@ typedef struct clprim_box_desc {
  * from out_off, row pitch out_pitch >= width). The source from src_off of
  * `src`, row pitch src_pitch: the (width + 1) x (height + 1) exclusive
  * table (src_pitch >= width + 1), or with from_image the image itself
- * (src_pitch >= width). src and out must not overlap. Non-blocking, with
- * clprim_scan's queue, wait-list and event rules. */
+ * (src_pitch >= width). src and out must not overlap. Messages name these
+ * parameters (src, src_pitch, out, out_pitch), from an image too.
+ * Non-blocking, with clprim_scan's queue, wait-list and event rules. */
 CLPRIM_API clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue queue,
                                            const clprim_box_desc *desc, cl_mem src,
                                            size_t src_off, size_t src_pitch, cl_mem out,

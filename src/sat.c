@@ -9,6 +9,7 @@
 #include "sat_abi.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ typedef struct sat_job {
     clprim_pixel_type input;
     int exclusive, algorithm;
     int is_float; /* a float or double table (box filters divide in it) */
+    clprim_type type; /* the table's type, when built-in */
     cl_mem in, out;
     size_t in_off, in_pitch, out_off, out_pitch, width, height;
 } sat_job;
@@ -68,10 +70,22 @@ static clprim_status check_shape(clprim_context *ctx, const char *in_name, size_
 }
 
 /* The pixel type's build lines: the element layer's transform, converting
- * each pixel as a cast does (NULL: none needed). */
-static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, int builtin,
-                                  char **params)
+ * each pixel to the table's type (NULL: none needed) as clprim.h states:
+ * into an integer table saturating (convert_T_sat, and _rtz from floats:
+ * a cast's out-of-range and NaN results are undefined, its narrowing into
+ * a signed type implementation-defined; NVIDIA's cvt saturates anyway, so
+ * this costs nothing there); into a float or double table as a cast (round
+ * to nearest even, which is convert_T's default). */
+static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, clprim_type table,
+                                  int builtin, char **params)
 {
+    static const struct { const char *cl; int is_float; } types[] = {
+#define CLPRIM__XX(NAME, num, name, cl, host, size, sgn, flt) [num] = {#cl, flt},
+        CLPRIM_TYPE_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+    };
+    const int float_pixel = input == CLPRIM_PIXEL_FLOAT || input == CLPRIM_PIXEL_DOUBLE;
+    char expression[48];
     *params = NULL;
     if (input == CLPRIM_PIXEL_SAME)
         return CLPRIM_SUCCESS;
@@ -82,8 +96,13 @@ static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, 
     if (input == CLPRIM_PIXEL_DOUBLE && !ctx->info.has_fp64)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "double pixels need cl_khr_fp64, which %s lacks",
                             ctx->info.device_name);
+    if ((unsigned)table >= CLPRIM_TYPE_COUNT_) /* the launch layer refuses it */
+        return clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
+                            (int)table);
+    snprintf(expression, sizeof expression, "convert_%s%s(x)", types[table].cl,
+             types[table].is_float ? "" : float_pixel ? "_sat_rtz" : "_sat");
     *params = clprim__input_defines(clprim__pixel_type_cl(input), input == CLPRIM_PIXEL_DOUBLE,
-                                    "pixel conversion", "(T)(x)");
+                                    "pixel conversion", expression);
     return *params ? CLPRIM_SUCCESS
                    : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
 }
@@ -108,14 +127,15 @@ static clprim__sat_tuning sat_tuning(const clprim_context *ctx, const clprim__el
 
 /* The program for this element, pixel type and form (one program holds
  * every kernel of sat.cl). */
-static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, int is_float,
-                                 const clprim__sat_tuning *t, clprim__program **prog)
+static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, clprim_type type,
+                                 int is_float, const clprim__sat_tuning *t,
+                                 clprim__program **prog)
 {
     clprim_context *ctx = l->ctx;
     clprim__program_spec spec = {program_files, l->elem.defines, NULL, t->wg_size,
                                  NULL,          0,               t->source};
     char *pixel, *params;
-    clprim_status st = pixel_params(ctx, input, l->elem.builtin, &pixel);
+    clprim_status st = pixel_params(ctx, input, type, l->elem.builtin, &pixel);
     if (st != CLPRIM_SUCCESS)
         return st;
     params = clprim__format("%s#define SAT_LANES %u\n#define SAT_COLS %u\n#define SAT_ROWS %u\n"
@@ -160,7 +180,7 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
                             ctx->info.device_name);
     if (!j->exclusive && (!width || !height))
         return CLPRIM_SUCCESS;
-    st = sat_program(l, j->input, j->is_float, &t, &prog);
+    st = sat_program(l, j->input, j->type, j->is_float, &t, &prog);
     if (st == CLPRIM_SUCCESS && j->exclusive) {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8, 8};
         const void *const values[] = {&j->out, &out_off, &out_pitch, &width, &height};
@@ -257,8 +277,8 @@ static clprim_status box_body(clprim__launch *l, const void *args)
         st = sat_enqueue(l, &j);
     }
     if (st == CLPRIM_SUCCESS)
-        st = sat_program(l, a->from_image ? a->job.input : CLPRIM_PIXEL_SAME, a->job.is_float, &t,
-                         &prog);
+        st = sat_program(l, a->from_image ? a->job.input : CLPRIM_PIXEL_SAME, a->job.type,
+                         a->job.is_float, &t, &prog);
     if (st == CLPRIM_SUCCESS) {
         const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8, 8, 8, 8, 8, 4};
         const void *const values[] = {&table,     &table_off, &table_pitch, &a->job.out,
@@ -297,7 +317,7 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
     clprim__call call = {desc, type, op, custom, NULL, a->box ? 0 : j->algorithm,
                          a->box ? 1 : CLPRIM_SAT_ALGORITHM_COUNT_, "clprim_sat_algorithm",
                          queue, num_wait, wait, 2,
-                         {{a->box && !a->from_image ? "src" : "in", j->in, j->in_off, in_n, in_elem, 0},
+                         {{a->box ? "src" : "in", j->in, j->in_off, in_n, in_elem, 0},
                           {"out", j->out, j->out_off, out_n, out_elem, 1}},
                          0};
     clprim_status st;
@@ -311,12 +331,13 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
                                      "a summed-area table combines in no single order: "
                                      "desc->custom must be created with "
                                      "CLPRIM_OPERATOR_COMMUTATIVE");
-    st = check_shape(ctx, a->box && !a->from_image ? "src" : "in", j->in_pitch, in_cols,
-                     j->out_pitch, out_cols, j->width, j->height);
+    st = check_shape(ctx, a->box ? "src" : "in", j->in_pitch, in_cols, j->out_pitch, out_cols,
+                     j->width, j->height);
     if (st == CLPRIM_SUCCESS && overflow)
         st = clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS,
-                                   "a pitch of %zu or %zu elements times %zu rows overflows size_t",
-                                   j->in_pitch, j->out_pitch, in_rows > out_rows ? in_rows : out_rows);
+                                   "%s_pitch %zu or out_pitch %zu elements times %zu rows "
+                                   "overflows size_t", a->box ? "src" : "in", j->in_pitch,
+                                   j->out_pitch, in_rows > out_rows ? in_rows : out_rows);
     if (st != CLPRIM_SUCCESS)
         return st;
     return clprim__launch_run(ctx, &call, a->box ? box_body : sat_body, a, event);
@@ -329,8 +350,9 @@ clprim_status clprim_sat(clprim_context *ctx, cl_command_queue queue, const clpr
 {
     const int ex = desc && desc->exclusive;
     sat_args a = {{desc ? desc->input : CLPRIM_PIXEL_SAME, ex, desc ? (int)desc->algorithm : 0,
-                   desc && !desc->custom && type_is_float(desc->type), in, out, in_off, in_pitch,
-                   out_off, out_pitch, width, height},
+                   desc && !desc->custom && type_is_float(desc->type),
+                   desc ? desc->type : CLPRIM_TYPE_INT32, in, out, in_off, in_pitch, out_off,
+                   out_pitch, width, height},
                   0, 0, 0, 0, 0};
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
@@ -349,8 +371,8 @@ clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue queue,
     const int from_image = desc && desc->from_image;
     const size_t empty = !width || !height;
     sat_args a = {{from_image ? desc->input : CLPRIM_PIXEL_SAME, 1, CLPRIM_SAT_AUTO,
-                   desc && type_is_float(desc->type), src, out, src_off, src_pitch, out_off,
-                   out_pitch, width, height},
+                   desc && type_is_float(desc->type), desc ? desc->type : CLPRIM_TYPE_INT32, src,
+                   out, src_off, src_pitch, out_off, out_pitch, width, height},
                   1, from_image, desc && desc->sum, desc ? desc->radius_x : 0,
                   desc ? desc->radius_y : 0};
     /* an empty image: nothing to read or write */
@@ -399,7 +421,8 @@ static clprim_status host_call(clprim_context *ctx, const void *desc, int box, c
     clprim_status st = CLPRIM_SUCCESS;
 
     if (!desc || (src_n && !src) || (dst_rows && dst_cols && !dst))
-        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, %s or out is NULL",
+                                     box ? "src" : "in");
     if (!src_elem || !dst_elem)
         return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc's types are not clprim types");
     if (src_pitch < src_cols || dst_pitch < dst_cols)

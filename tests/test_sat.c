@@ -10,7 +10,10 @@
  * poisoned and compared whole with the host reference (tests/reference/):
  * the table, the exclusive border, and every byte that must stay as it
  * was. Then box filters against direct sums over each window, the host
- * helpers, the refusals and the look-back fallback. */
+ * helpers, the refusals (messages naming each call's own parameters) and
+ * the look-back fallback; pixel conversions at their edges (saturating
+ * into integer tables, NaN, out-of-range floats, narrowing), into tables
+ * and box filters. */
 #define _POSIX_C_SOURCE 200809L
 #include "common/testutil.h"
 #include "reference/reference.h"
@@ -40,6 +43,7 @@ typedef struct sat_case {
     clprim_pixel_type input; /* SAME: the table's type */
     int exclusive;
     size_t w, h, in_pad, out_pad, in_off, out_off;
+    int edges; /* pixels at the conversion's edges (edge_pixel) */
 } sat_case;
 
 static size_t elem_size(const sat_case *c)
@@ -52,14 +56,90 @@ static size_t pixel_size(const sat_case *c)
     return c->input == CLPRIM_PIXEL_SAME ? elem_size(c) : clprim_pixel_type_size(c->input);
 }
 
+/* A pixel's value v (nan: a NaN) in table type t as clprim.h states the
+ * conversion: into an integer type a fraction cut toward zero, values past
+ * the type's range its minimum or maximum, NaN 0; into float or double the
+ * nearest value (v holds every pixel exactly: a long double of 64 bits of
+ * mantissa). */
+static void pixel_to_table(clprim_type t, long double v, int nan, unsigned char *out)
+{
+    static const long double lo[] = {-2147483648.0L, 0, -9223372036854775808.0L, 0};
+    static const long double hi[] = {2147483647.0L, 4294967295.0L, 9223372036854775807.0L,
+                                     18446744073709551615.0L};
+    if (t == CLPRIM_TYPE_FLOAT || t == CLPRIM_TYPE_DOUBLE) {
+        const float f = nan ? NAN : (float)v;
+        const double d = nan ? NAN : (double)v;
+        memcpy(out, t == CLPRIM_TYPE_FLOAT ? (const void *)&f : (const void *)&d,
+               clprim_type_size(t));
+        return;
+    }
+    v = nan ? 0 : truncl(v);
+    v = v < lo[t] ? lo[t] : v > hi[t] ? hi[t] : v;
+    if (t == CLPRIM_TYPE_INT32 || t == CLPRIM_TYPE_INT64) {
+        const int64_t i = (int64_t)v;
+        memcpy(out, &i, clprim_type_size(t)); /* little-endian: the low bytes */
+    } else {
+        const uint64_t u = (uint64_t)v;
+        memcpy(out, &u, clprim_type_size(t));
+    }
+}
+
+/* A pixel of c->input at the conversion's edges (or, half the time, random
+ * over the type: all bits for integers, +-1e4 for floats), and its value in
+ * the table's type by pixel_to_table. */
+static void edge_pixel(const sat_case *c, unsigned char *px, unsigned char *table_value,
+                       uint64_t *s)
+{
+    static const double floats[] = {
+        NAN, -NAN, INFINITY, -INFINITY, 1e30, -1e30, 3e9, -3e9, 2.7, -2.7, 0.5, -0.5, -0.0,
+        2147483520.0, 2147483648.0, -2147483648.0, -2147483904.0, 4294967040.0, 4294967296.0,
+        9.2e18, -9.3e18, 1.8446744073709552e19, 16777217.0};
+    const size_t ps = clprim_pixel_type_size(c->input), nf = sizeof floats / sizeof floats[0];
+    const uint64_t r = tu_rand(s), pick = tu_rand(s);
+    const double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);
+    long double v;
+    int nan = 0;
+    if (c->input == CLPRIM_PIXEL_FLOAT || c->input == CLPRIM_PIXEL_DOUBLE) {
+        const double d = pick % 2 ? floats[(pick >> 1) % nf] : 2e4 * u - 1e4;
+        const float f = (float)d;
+        if (c->input == CLPRIM_PIXEL_FLOAT) {
+            memcpy(px, &f, 4);
+            v = f;
+        } else {
+            memcpy(px, &d, 8);
+            v = d;
+        }
+        nan = isnan(v) != 0;
+    } else {
+        const int sgn = c->input == CLPRIM_PIXEL_INT8 || c->input == CLPRIM_PIXEL_INT16 ||
+                        c->input == CLPRIM_PIXEL_INT32 || c->input == CLPRIM_PIXEL_INT64;
+        const uint64_t top = (uint64_t)1 << (ps * 8 - 1);
+        const uint64_t edges[] = {0, 1, ~(uint64_t)0, top, top - 1, top + 1,
+                                  (uint64_t)1 << 31, ((uint64_t)1 << 31) - 1, (uint64_t)1 << 32};
+        uint64_t b = pick % 2 ? edges[(pick >> 1) % (sizeof edges / sizeof edges[0])] : r;
+        if (ps < 8)
+            b &= ((uint64_t)1 << (ps * 8)) - 1;
+        memcpy(px, &b, ps); /* little-endian: the low bytes */
+        if (sgn && (b & top))
+            v = -(long double)((~b & (top - 1)) + 1); /* two's complement, sign-extended */
+        else
+            v = (long double)b;
+    }
+    pixel_to_table(c->type, v, nan, table_value);
+}
+
 /* Pixel i of a random image of the case's pixel type, and the same pixel
- * converted to the table's type (as the device's cast does; every pixel
- * type here fits the table's). */
+ * converted to the table's type (every pixel type here fits the table's,
+ * except in edge cases: edge_pixel). */
 static void random_pixel(const sat_case *c, unsigned char *px, unsigned char *table_value,
                          uint64_t *s)
 {
     const uint64_t r = tu_rand(s);
     const double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);
+    if (c->edges) {
+        edge_pixel(c, px, table_value, s);
+        return;
+    }
     if (c->input == CLPRIM_PIXEL_SAME) {
         if (c->custom) {
             const cl_int v[2] = {(cl_int)r, (cl_int)(r >> 32) % 100000};
@@ -254,7 +334,7 @@ static void test_types(void **state)
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; ++r)
         for (int a = CLPRIM_SAT_ROWS_THEN_COLUMNS; a <= CLPRIM_SAT_DECOUPLED_LOOKBACK; ++a) {
             sat_case c = {(clprim_sat_algorithm)a, rows[r].t, rows[r].op, 0, CLPRIM_PIXEL_SAME,
-                          (int)(r + a) % 2, 0, 0, 0, 0, 0, 0};
+                          (int)(r + a) % 2, 0, 0, 0, 0, 0, 0, 0};
             if (!type_ok(rows[r].t))
                 continue;
             if (a == CLPRIM_SAT_DECOUPLED_LOOKBACK && !info.has_single_pass)
@@ -277,16 +357,50 @@ static void test_pixels_and_custom(void **state)
     (void)state;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; ++r) {
         sat_case c = {CLPRIM_SAT_AUTO, rows[r].t, CLPRIM_OP_SUM, 0, rows[r].p, (int)r % 2,
-                      0, 0, 0, 0, 0, 0};
+                      0, 0, 0, 0, 0, 0, 0};
         if (type_ok(rows[r].t))
             run_shapes(c, 11, &failures);
     }
     for (int a = CLPRIM_SAT_ROWS_THEN_COLUMNS; a <= CLPRIM_SAT_DECOUPLED_LOOKBACK; ++a) {
-        sat_case c = {(clprim_sat_algorithm)a, 0, 0, 1, CLPRIM_PIXEL_SAME, a % 2, 0, 0, 0, 0, 0, 0};
+        sat_case c = {(clprim_sat_algorithm)a, 0, 0, 1, CLPRIM_PIXEL_SAME, a % 2, 0, 0, 0, 0, 0, 0, 0};
         if (a == CLPRIM_SAT_DECOUPLED_LOOKBACK && !info.has_single_pass)
             continue;
         run_shapes(c, 11, &failures);
     }
+    assert_int_equal(failures, 0);
+}
+
+/* Pixels converted at their edges (clprim.h, CLPRIM_PIXEL_MAP): into
+ * integer tables saturating (NaN 0, fractions cut toward zero, values past
+ * the range clamped: float and double pixels, wider integers, the other
+ * signedness), into float tables the nearest value; both algorithms,
+ * inclusive and exclusive, every pixel half at an edge value. */
+static void test_pixel_saturation(void **state)
+{
+    static const struct { clprim_type t; clprim_op op; clprim_pixel_type p; } rows[] = {
+        {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_PIXEL_FLOAT},
+        {CLPRIM_TYPE_UINT32, CLPRIM_OP_MAX, CLPRIM_PIXEL_FLOAT},
+        {CLPRIM_TYPE_UINT64, CLPRIM_OP_MIN, CLPRIM_PIXEL_FLOAT},
+        {CLPRIM_TYPE_INT64, CLPRIM_OP_SUM, CLPRIM_PIXEL_DOUBLE},
+        {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_PIXEL_UINT32},
+        {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, CLPRIM_PIXEL_INT64},
+        {CLPRIM_TYPE_UINT32, CLPRIM_OP_MIN, CLPRIM_PIXEL_INT8},
+        {CLPRIM_TYPE_INT64, CLPRIM_OP_MAX, CLPRIM_PIXEL_UINT64},
+        {CLPRIM_TYPE_FLOAT, CLPRIM_OP_MAX, CLPRIM_PIXEL_DOUBLE},
+        {CLPRIM_TYPE_FLOAT, CLPRIM_OP_MIN, CLPRIM_PIXEL_INT32},
+    };
+    int failures = 0;
+    (void)state;
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; ++r)
+        for (int a = CLPRIM_SAT_ROWS_THEN_COLUMNS; a <= CLPRIM_SAT_DECOUPLED_LOOKBACK; ++a) {
+            sat_case c = {(clprim_sat_algorithm)a, rows[r].t, rows[r].op, 0, rows[r].p,
+                          (int)(r + a) % 2, 0, 0, 0, 0, 0, 0, 1};
+            if (rows[r].p == CLPRIM_PIXEL_DOUBLE && !info.has_fp64)
+                continue;
+            if (a == CLPRIM_SAT_DECOUPLED_LOOKBACK && !info.has_single_pass)
+                continue;
+            run_shapes(c, 5, &failures);
+        }
     assert_int_equal(failures, 0);
 }
 
@@ -299,7 +413,7 @@ static void test_large(void **state)
     for (int k = 0; k < 4; ++k) {
         sat_case c = {k < 2 ? CLPRIM_SAT_AUTO : CLPRIM_SAT_ROWS_THEN_COLUMNS,
                       k % 2 ? CLPRIM_TYPE_FLOAT : CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0,
-                      k == 3 ? CLPRIM_PIXEL_UINT8 : CLPRIM_PIXEL_SAME, k == 1, 0, 0, 0, 0, 0, 0};
+                      k == 3 ? CLPRIM_PIXEL_UINT8 : CLPRIM_PIXEL_SAME, k == 1, 0, 0, 0, 0, 0, 0, 0};
         c.w = k == 0 ? 4096 : 1000 + tu_rand(&s) % 3000;
         c.h = k == 0 ? 4096 : 500 + tu_rand(&s) % 1500;
         c.in_pad = k == 2 ? 13 : 0;
@@ -322,7 +436,7 @@ static void test_fallback(void **state)
     setenv("CLPRIM_LOOKBACK_SPINS", "1", 1);
     {
         sat_case c = {CLPRIM_SAT_DECOUPLED_LOOKBACK, CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0,
-                      CLPRIM_PIXEL_SAME, 0, 0, 0, 0, 0, 0, 0};
+                      CLPRIM_PIXEL_SAME, 0, 0, 0, 0, 0, 0, 0, 0};
         run_shapes(c, 11, &failures);
         c.w = 1500;
         c.h = 300;
@@ -333,7 +447,7 @@ static void test_fallback(void **state)
     setenv("CLPRIM_SAT_TEST_SILENT", "1", 1);
     {
         sat_case c = {CLPRIM_SAT_DECOUPLED_LOOKBACK, CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0,
-                      CLPRIM_PIXEL_SAME, 1, 0, 0, 0, 0, 0, 0};
+                      CLPRIM_PIXEL_SAME, 1, 0, 0, 0, 0, 0, 0, 0};
         run_shapes(c, 11, &failures);
     }
     unsetenv("CLPRIM_SAT_TEST_SILENT");
@@ -413,6 +527,53 @@ static int run_box(clprim_type type, int from_image, int sum, size_t w, size_t h
     return bad ? -1 : 0;
 }
 
+/* A box filter (sums) from float pixels at the conversion's edges into an
+ * int32 table, against the window sums of the pixels converted as
+ * clprim.h states (saturating, NaN 0; the sum wraps as the table does). */
+static void test_box_saturation(void **state)
+{
+    const size_t w = 37, h = 23, rx = 2, ry = 3, pitch = w + 2;
+    const sat_case pc = {CLPRIM_SAT_AUTO, CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_PIXEL_FLOAT,
+                         1, w, h, 0, 0, 0, 0, 1};
+    const clprim_box_desc bd = {CLPRIM_TYPE_INT32, 1, CLPRIM_PIXEL_FLOAT, rx, ry, 1};
+    float *px = malloc(pitch * h * sizeof *px), *got = malloc(w * h * sizeof *got);
+    cl_int *v = malloc(w * h * sizeof *v);
+    uint64_t s = seed ^ 0xb0c5a7u;
+    size_t bad = 0;
+    clprim_status st;
+    (void)state;
+    assert_true(px && got && v);
+    for (size_t y = 0; y < h; ++y)
+        for (size_t x = 0; x < pitch; ++x) {
+            unsigned char tv[8];
+            edge_pixel(&pc, (unsigned char *)&px[y * pitch + x], tv, &s);
+            if (x < w)
+                memcpy(&v[y * w + x], tv, 4);
+        }
+    memset(got, POISON, w * h * sizeof *got);
+    st = clprim_box_filter_host(ctx, &bd, px, pitch, got, w, w, h);
+    if (st != CLPRIM_SUCCESS) {
+        char msg[2048];
+        clprim_context_last_error(ctx, msg, sizeof msg);
+        fail_msg("box from float pixels: %s: %s", clprim_status_string(st), msg);
+    }
+    for (size_t y = 0; y < h; ++y)
+        for (size_t x = 0; x < w; ++x) {
+            uint32_t sum = 0;
+            for (size_t j = y > ry ? y - ry : 0; j < h && j <= y + ry; ++j)
+                for (size_t i = x > rx ? x - rx : 0; i < w && i <= x + rx; ++i)
+                    sum += (uint32_t)v[j * w + i];
+            const float want = (float)(int32_t)sum;
+            if (memcmp(&got[y * w + x], &want, 4) != 0 && bad++ < 5)
+                fprintf(stderr, "box from float pixels (%zu, %zu): got %.9g want %.9g\n", x, y,
+                        (double)got[y * w + x], (double)want);
+        }
+    free(px);
+    free(got);
+    free(v);
+    assert_int_equal(bad, 0);
+}
+
 static void test_box(void **state)
 {
     static const size_t radii[][2] = {{0, 0}, {1, 2}, {5, 3}, {200, 1}, {2, 500}};
@@ -434,6 +595,15 @@ static void test_box(void **state)
 
 #define expect_refused(got, want, needle) \
     assert_int_equal(tu_refused(ctx, (got), (want), (needle)), 0)
+
+/* The context's last message does not contain `word`. */
+static void expect_message_lacks(const char *word)
+{
+    char msg[2048];
+    clprim_context_last_error(ctx, msg, sizeof msg);
+    if (strstr(msg, word))
+        fail_msg("the message \"%s\" names \"%s\"", msg, word);
+}
 
 static void test_refused(void **state)
 {
@@ -481,6 +651,35 @@ static void test_refused(void **state)
                    CLPRIM_INVALID_ARGUMENT, "src_pitch 10");
     expect_refused(clprim_box_filter(ctx, NULL, &bd, a, 0, 11, b, 0, 11, 10, 9, 0, NULL, NULL),
                    CLPRIM_OUT_OF_BOUNDS, "src");
+    /* from an image as well: the messages name the box filter's own
+     * parameters (src, src_pitch), never clprim_sat's (in, in_pitch) */
+    bd.from_image = 1;
+    bd.input = CLPRIM_PIXEL_UINT8;
+    expect_refused(clprim_box_filter(ctx, NULL, &bd, a, 0, 9, b, 0, 10, 10, 5, 0, NULL, NULL),
+                   CLPRIM_INVALID_ARGUMENT, "src_pitch 9");
+    expect_message_lacks("in_pitch");
+    /* 4 rows of 100 uint8 pixels and one of 10: 410 > 400 bytes */
+    expect_refused(clprim_box_filter(ctx, NULL, &bd, a, 0, 100, b, 0, 10, 10, 5, 0, NULL, NULL),
+                   CLPRIM_OUT_OF_BOUNDS, "src");
+    expect_message_lacks("in ");
+    expect_refused(clprim_box_filter(ctx, NULL, &bd, NULL, 0, 10, b, 0, 10, 10, 5, 0, NULL, NULL),
+                   CLPRIM_INVALID_ARGUMENT, "src is NULL");
+    expect_refused(clprim_box_filter(ctx, NULL, &bd, a, 0, (size_t)1 << 62, b, 0, 10, 10, 5, 0,
+                                     NULL, NULL),
+                   CLPRIM_OUT_OF_BOUNDS, "src_pitch");
+    expect_refused(clprim_box_filter_host(ctx, &bd, NULL, 10, (float *)&bd, 10, 10, 5),
+                   CLPRIM_INVALID_ARGUMENT, "src");
+    expect_message_lacks("in ");
+    expect_refused(clprim_box_filter_host(ctx, &bd, &bd, 9, (float *)&bd, 10, 10, 5),
+                   CLPRIM_INVALID_ARGUMENT, "src_pitch 9");
+    expect_message_lacks("in_pitch");
+    bd.from_image = 0;
+    bd.input = CLPRIM_PIXEL_SAME;
+    expect_refused(clprim_box_filter_host(ctx, &bd, &bd, 10, (float *)&bd, 10, 10, 5),
+                   CLPRIM_INVALID_ARGUMENT, "src_pitch 10");
+    /* and clprim_sat's its own */
+    expect_refused(clprim_sat_host(ctx, &d, NULL, 10, (float *)&bd, 10, 10, 5),
+                   CLPRIM_INVALID_ARGUMENT, "in or out");
     bd.type = CLPRIM_TYPE_COUNT_;
     expect_refused(clprim_box_filter(ctx, NULL, &bd, a, 0, 11, b, 0, 10, 10, 5, 0, NULL, NULL),
                    CLPRIM_UNKNOWN_TYPE, "");
@@ -501,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_types), cmocka_unit_test(test_pixels_and_custom),
         cmocka_unit_test(test_large), cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_box),   cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_pixel_saturation), cmocka_unit_test(test_box_saturation),
     };
     const clprim_operator_desc sd = {"int2", NULL,
                                      "(int2)(as_int(as_uint(a.x) + as_uint(b.x)), max(a.y, b.y))",
