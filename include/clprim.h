@@ -389,7 +389,7 @@ CLPRIM_API size_t clprim_element_size(const clprim_element *element);
  *   d.size = 2 * sizeof(cl_float);
  *   clprim_operator_create(ctx, &d, &affine);
  *   clprim_scan_desc s = {0};
- *   s.custom = affine;            // type and op are then ignored
+ *   s.custom = affine;            // type and op stay 0 (refused otherwise)
  *
  * Fields:
  *   type      the OpenCL C name of one element: a built-in type ("float2",
@@ -562,7 +562,8 @@ typedef struct clprim_scan_desc {
                                       1: out[i] = identity op in[0] ... op in[i-1] */
   clprim_scan_algorithm algorithm;
   const clprim_operator *custom;   /* non-NULL: this operator and its element
-                                      type instead of type and op */
+                                      type instead of type and op, which must
+                                      then be 0 (CLPRIM_INVALID_ARGUMENT) */
   const clprim_transform *transform; /* non-NULL: map each input element first */
 } clprim_scan_desc;
 
@@ -654,7 +655,8 @@ typedef struct clprim_reduce_desc {
   clprim_op op;
   clprim_reduce_algorithm algorithm;
   const clprim_operator *custom;   /* non-NULL: this operator and its element
-                                      type instead of type and op */
+                                      type instead of type and op, which must
+                                      then be 0 (CLPRIM_INVALID_ARGUMENT) */
   const clprim_transform *transform; /* non-NULL: map each input element first
                                         (clprim_transform) */
 } clprim_reduce_desc;
@@ -865,15 +867,23 @@ typedef enum clprim_predicate {
 CLPRIM_API const char *clprim_predicate_name(clprim_predicate predicate);
 
 /* What a compaction works on and keeps. Zero-initialised: int32, keep
- * x < 0 (with value NULL: refused), AUTO. Fields a call does not use (the
- * predicate for unique and run-length encoding) are ignored.
+ * x < 0 (with value NULL: refused), AUTO. A field the call does not read
+ * must be left 0 (NULL), or the call is refused (CLPRIM_INVALID_ARGUMENT,
+ * the message naming the field): predicate, value, flags, flags_off and
+ * expression in unique and run-length encoding (they compare neighbours);
+ * in select and partition, the fields of the predicates not chosen;
+ * indices and indices_off outside select; reverse_rejected outside
+ * partition; type when element is set.
  *   type, element  the elements: a built-in type, or (element non-NULL) a
  *                  caller's type of this context (clprim_element_create,
  *                  1 to 64 bytes; comparisons with a constant are for
  *                  built-in types only);
- *   predicate, value, flags, flags_off, expression: as clprim_predicate;
+ *   predicate, value, flags, flags_off, expression: as clprim_predicate
+ *                  (value: comparisons; flags, flags_off: FLAGS_*;
+ *                  expression: EXPRESSION);
  *   indices, indices_off  select only, optional: the kept elements'
- *                  original indices (from in_off), as cl_ulong, in order;
+ *                  original indices (from in_off), as cl_ulong, in order
+ *                  (indices_off without indices: refused);
  *   reverse_rejected  partition only: 0 (default) writes the rejected
  *                  elements after the kept ones in their order (stable on
  *                  both sides); 1 writes them from the end backwards, as CUB
@@ -937,8 +947,10 @@ CLPRIM_API clprim_status clprim_run_length_encode(clprim_context *ctx, cl_comman
                                                   cl_event *event);
 
 /* Blocking helper: selects from host array `in` into host array `out` (room
- * for n elements) and sets *count. With a FLAGS_* predicate, desc->flags is
- * ignored and host_flags (n flags) is used instead. */
+ * for n elements) and sets *count. With a FLAGS_* predicate the flags are
+ * host_flags (n flags): desc->flags and flags_off must be NULL and 0, and
+ * desc->indices and indices_off likewise (no indices are returned; use
+ * clprim_select), or the call is refused (CLPRIM_INVALID_ARGUMENT). */
 CLPRIM_API clprim_status clprim_select_host(clprim_context *ctx, const clprim_compact_desc *desc,
                                             const void *in, const void *host_flags, void *out,
                                             size_t n, size_t *count);
@@ -1155,7 +1167,8 @@ CLPRIM_API const char *clprim_sort_algorithm_name(clprim_sort_algorithm algorith
  *                buffer of the caller's of at least clprim_sort_scratch_size
  *                bytes, used instead (ONESWEEP and TILE_BITONIC then take
  *                nothing from the pool; SPLIT_LSB's flags and scans still
- *                do); the caller must not use it until the call is done
+ *                do); the caller must not use it until the call is done;
+ *                scratch_size without scratch: CLPRIM_INVALID_ARGUMENT
  *
  * Order. Keys are compared in their numeric order: signed keys as two's
  * complement, float and double keys as IEEE values with -0.0 before +0.0,
@@ -1231,7 +1244,8 @@ CLPRIM_API clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clp
  * d = bit ? i - f + totalFalses : f: keys whose bit is 0 first, then those
  * whose bit is 1, each in input order (stable). `bit` counts in the key's
  * ordered form as for clprim_sort (desc->descending flips it; begin_bit,
- * end_bit, algorithm and scratch are ignored); values move with their keys
+ * end_bit, algorithm, scratch and scratch_size must be 0, or the call is
+ * refused: CLPRIM_INVALID_ARGUMENT); values move with their keys
  * as in clprim_sort. With count non-NULL, totalFalses is written to element
  * count_off of it as one cl_ulong. Out of place only. Otherwise as clprim_sort. */
 CLPRIM_API clprim_status clprim_split(clprim_context *ctx, cl_command_queue queue,

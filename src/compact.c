@@ -39,6 +39,57 @@ static int uses_predicate(int mode)
     return mode != COMPACT_UNIQUE && mode != COMPACT_RLE;
 }
 
+/* What each mode is called in messages (cl/compact_abi.h's numbers). */
+static const char *const mode_names[] = {"select", "partition", "partition", "unique",
+                                         "run-length encoding"};
+
+/* A field the call does not read is refused when it is not at its default
+ * (issue 30: a field given is honoured or refused, never ignored). */
+static clprim_status check_unused(clprim_context *ctx, const compact_args *a)
+{
+    const clprim_compact_desc *d = a->d;
+    const char *call = mode_names[a->mode];
+    const int flags = d->predicate == CLPRIM_PREDICATE_FLAGS_U8 ||
+                      d->predicate == CLPRIM_PREDICATE_FLAGS_U32;
+    if (d->element && d->type != CLPRIM_TYPE_INT32)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->type %d: the elements are "
+                            "desc->element's; leave type 0", (int)d->type);
+    if (a->mode != COMPACT_SELECT && (d->indices || d->indices_off))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->indices%s: select only; %s "
+                            "writes no indices", d->indices ? "" : "_off", call);
+    if (d->indices_off && !d->indices)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "desc->indices_off is %zu but desc->indices is NULL", d->indices_off);
+    if (a->mode != COMPACT_PARTITION && d->reverse_rejected)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->reverse_rejected: partition "
+                            "only; %s writes no rejected elements", call);
+    if (!uses_predicate(a->mode)) {
+        const char *field = d->predicate != CLPRIM_PREDICATE_LESS ? "predicate"
+                            : d->value                            ? "value"
+                            : d->flags                            ? "flags"
+                            : d->flags_off                        ? "flags_off"
+                            : d->expression                       ? "expression"
+                                                                  : NULL;
+        if (field)
+            return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->%s: %s compares neighbours "
+                                "and takes no predicate; leave the predicate's fields 0", field,
+                                call);
+        return CLPRIM_SUCCESS;
+    }
+    if (d->value && !is_comparison(d->predicate))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->value: for comparisons only; "
+                            "desc->predicate is %s", clprim_predicate_name(d->predicate));
+    if ((d->flags || d->flags_off) && !flags)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->%s: for the FLAGS_* predicates "
+                            "only; desc->predicate is %s", d->flags ? "flags" : "flags_off",
+                            clprim_predicate_name(d->predicate));
+    if (d->expression && d->predicate != CLPRIM_PREDICATE_EXPRESSION)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->expression: for the EXPRESSION "
+                            "predicate only; desc->predicate is %s",
+                            clprim_predicate_name(d->predicate));
+    return CLPRIM_SUCCESS;
+}
+
 /* The predicate's own checks (its buffer is the launch layer's). */
 static clprim_status check_predicate(clprim_context *ctx, const compact_args *a,
                                      const clprim__element *e)
@@ -212,6 +263,8 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     clprim_status st;
 
     st = check_predicate(ctx, a, e);
+    if (st == CLPRIM_SUCCESS)
+        st = check_unused(ctx, a);
     if (st != CLPRIM_SUCCESS)
         return st;
     t = clprim__compact_tuning_for(ctx, e->size, a->n, !uses_predicate(mode));
@@ -374,8 +427,17 @@ clprim_status clprim_select_host(clprim_context *ctx, const clprim_compact_desc 
     if (n && (elem * n) / n != elem)
         return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "n = %zu elements of %zu bytes "
                                      "overflow size_t", n, elem);
+    /* no output for indices; the flags come as host_flags */
+    if (desc->indices || desc->indices_off || desc->flags || desc->flags_off)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc->%s: clprim_select_host %s",
+                                     desc->indices       ? "indices"
+                                     : desc->indices_off ? "indices_off"
+                                     : desc->flags       ? "flags"
+                                                         : "flags_off",
+                                     desc->indices || desc->indices_off
+                                         ? "writes no indices (clprim_select does)"
+                                         : "takes its flags as host_flags");
     d = *desc;
-    d.indices = NULL;
     st = clprim__host_buffer_unlocked(ctx, elem * n, in, &bin);
     if (st == CLPRIM_SUCCESS &&
         (d.predicate == CLPRIM_PREDICATE_FLAGS_U8 || d.predicate == CLPRIM_PREDICATE_FLAGS_U32)) {

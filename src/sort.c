@@ -540,6 +540,19 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const sort
                          {{"keys_in", a->kin, a->kin_off, a->n, 0, 0},
                           {"keys_out", a->kout, a->kout_off, a->n, 0, 1}},
                          a->split ? 0 : 2};
+    /* fields a call does not read are refused (issue 30), not ignored */
+    if (event)
+        *event = NULL;
+    if (d && ctx && a->split && (d->begin_bit || d->end_bit || d->algorithm || d->scratch))
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc->%s: clprim_split "
+                                     "splits by `bit` alone, with the context's memory; leave "
+                                     "begin_bit, end_bit, algorithm and scratch 0",
+                                     d->begin_bit ? "begin_bit" : d->end_bit ? "end_bit"
+                                     : d->algorithm ? "algorithm" : "scratch");
+    if (d && ctx && d->scratch_size && !d->scratch)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "desc->scratch_size is %zu but desc->scratch is NULL",
+                                     d->scratch_size);
     if (d) {
         const size_t key = clprim_type_size(d->key_type);
         call.type = key == 8 ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32;

@@ -197,7 +197,7 @@ static int run_case(const ccase *c)
                             c->op == RLE ? (void *)lengths_got : (void *)idx_got, &err);
         assert_int_equal(err, CL_SUCCESS);
         d.indices = indices;
-        d.indices_off = 1;
+        d.indices_off = indices ? 1 : 0; /* refused without indices */
     }
     {
         cl_mem o = c->in_place ? in : out;
@@ -326,8 +326,10 @@ static void run_type(clprim_type type, clprim_element *element)
             c.algorithm = algos[a];
             c.type = type;
             c.element = element;
-            /* the caller's types have no order: they select by flags */
-            c.predicate = element ? CLPRIM_PREDICATE_FLAGS_U8 : CLPRIM_PREDICATE_LESS;
+            /* the caller's types have no order: they select by flags
+             * (unique and run-length encoding take no predicate) */
+            c.predicate = element && op <= PARTITION ? CLPRIM_PREDICATE_FLAGS_U8
+                                                     : CLPRIM_PREDICATE_LESS;
             for (p = 0; p < (op <= PARTITION ? 5u : 1u); ++p) {
                 c.percent = percents[p];
                 c.reversed = 0;
@@ -437,6 +439,7 @@ static void test_refused(void **state)
     expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, small, 0, 0, NULL, NULL),
            CLPRIM_OUT_OF_BOUNDS, "count");
     d.predicate = CLPRIM_PREDICATE_FLAGS_U32;
+    d.value = NULL; /* for comparisons only: refused with other predicates */
     d.flags = small;
     expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 0, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_OUT_OF_BOUNDS, "desc->flags");
@@ -453,6 +456,8 @@ static void test_refused(void **state)
            CLPRIM_INVALID_ARGUMENT, "expression is empty");
     /* comparisons are for built-in types; partition not in place */
     d.predicate = CLPRIM_PREDICATE_LESS;
+    d.value = &v;
+    d.expression = NULL;
     d.element = byte1;
     expect(clprim_select(ctx, NULL, &d, buf, 0, buf, 16, 8, buf, 30, 0, NULL, NULL),
            CLPRIM_INVALID_ARGUMENT, "built-in types only");

@@ -33,7 +33,7 @@ static const clprim_transform transforms[] = {
     {CLPRIM_TYPE_UINT32, "(uint2)(2u * (x & 7u) + 1u, x)"}, /* uint -> the caller's affine map */
 };
 static const clprim_type out_types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_DOUBLE, CLPRIM_TYPE_INT64,
-                                        CLPRIM_TYPE_UINT32 /* unused: affine */};
+                                        CLPRIM_TYPE_INT32 /* 0: affine brings its own */};
 static const clprim_op out_ops[] = {CLPRIM_OP_SUM, CLPRIM_OP_SUM, CLPRIM_OP_MAX, CLPRIM_OP_SUM};
 
 static size_t out_size(int which)

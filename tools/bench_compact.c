@@ -169,7 +169,8 @@ int clprim_bench_compact(bench *b, const char *op_name, int percent, const size_
             memset(&d, 0, sizeof d);
             d.type = CLPRIM_TYPE_INT32;
             d.predicate = flags ? CLPRIM_PREDICATE_FLAGS_U8 : CLPRIM_PREDICATE_LESS;
-            d.value = &value;
+            /* the fields of another predicate, or of none, are refused */
+            d.value = flags || op == UNIQUE || op == RLE ? NULL : &value;
             d.flags = flags;
             d.reverse_rejected = op == PARTITION_REVERSED;
             d.algorithm = (clprim_compact_algorithm)a;
