@@ -18,7 +18,16 @@
  * call must still succeed, verified, leave no temporary file behind, and a
  * new context on that folder must work. Then clprim's own host allocations
  * fail in turn (src/alloc.c's seam), in the workload and in context
- * creation, judged the same way. A hang fails by CTest's timeout. */
+ * creation, judged the same way. A second, smaller workload holds every
+ * primitive that runs another inside it (split, SPLIT_LSB and TILE_BITONIC
+ * sorts, three-pass select, scan / reduce / select over parts on two
+ * contexts) with the single-pass scan forced, swept the same way for OpenCL
+ * and host-allocation failures. Both sweeps include asynchronous failures
+ * (the fault library's waits, status queries and blocking transfers that
+ * report a failed command after the work is done). Targeted tests: issue
+ * 30's failed split followed by single-pass scans, and context creation's
+ * messages when its listing, naming or context calls fail. A hang fails by
+ * CTest's timeout. */
 #define _GNU_SOURCE
 #include "common/testutil.h"
 #include "reference/reference.h"
@@ -31,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -358,11 +368,16 @@ typedef struct sweep {
     int findings, functions;
 } sweep;
 
-/* The counts of the run just disarmed. */
-static void take_counts(sweep *s)
+/* The counts of the run just disarmed, printed (what is on the path). */
+static void take_counts(sweep *s, const char *what)
 {
-    for (s->functions = 0; name_of(s->functions) && s->functions < 64; ++s->functions)
+    printf("# %s calls:", what);
+    for (s->functions = 0; name_of(s->functions) && s->functions < 64; ++s->functions) {
         s->counts[s->functions] = count_of(name_of(s->functions));
+        if (s->counts[s->functions])
+            printf(" %s %lu", name_of(s->functions), s->counts[s->functions]);
+    }
+    printf("\n");
 }
 
 /* Every K of every function the workload calls, each on a new context
@@ -383,7 +398,7 @@ static void test_workload(void **state)
     arm(NULL, 0);
     assert_int_equal(workload(ctx, &w, "clean"), 0);
     disarm();
-    take_counts(&s);
+    take_counts(&s, "workload");
     free_work(&w);
     clprim_context_release(ctx);
 
@@ -548,7 +563,7 @@ static void test_context_creation(void **state)
     disarm();
     assert_non_null(ctx);
     clprim_context_release(ctx);
-    take_counts(&s);
+    take_counts(&s, "context creation");
     for (int f = 0; f < s.functions; ++f)
         for (unsigned long k = 1; k <= s.counts[f]; ++k) {
             snprintf(s.fault, sizeof s.fault, "context: %s #%lu of %lu", name_of(f), k,
@@ -561,6 +576,339 @@ static void test_context_creation(void **state)
         }
     printf("# %lu faults injected in %lu context creations; %d findings\n", s.injected, s.runs,
            s.findings);
+    assert_int_equal(s.findings, 0);
+}
+
+/* keys_out holds host's n keys split by `bit` (those with it clear first,
+ * each side in input order) */
+static int split_right(clprim_context *ctx, const cl_uint *host, cl_mem keys_out, size_t n,
+                       unsigned bit)
+{
+    cl_uint *got = malloc(n * sizeof *got);
+    size_t at = 0;
+    int right = got && clEnqueueReadBuffer(clprim_context_queue(ctx), keys_out, CL_TRUE, 0,
+                                           n * sizeof *got, got, 0, NULL, NULL) == CL_SUCCESS;
+    for (unsigned side = 0; right && side < 2; ++side)
+        for (size_t i = 0; right && i < n; ++i)
+            if ((host[i] >> bit & 1u) == side)
+                right = got[at++] == host[i];
+    free(got);
+    return right;
+}
+
+/* ---- primitives that run another primitive inside them ----
+ *
+ * On two contexts (a and b) with the single-pass scan forced
+ * (CLPRIM_SCAN_SINGLE_PASS=1, as on NVIDIA, where AUTO scans are single
+ * pass): a single-pass scan, a multilevel scan (which leaves other data in
+ * the pooled memory the next look-back state takes), a split with values (flags, clprim's scan,
+ * scatter), a SPLIT_LSB sort of pairs by 4 bits (a split per bit), a
+ * TILE_BITONIC sort of pairs through the blocking helper, a three-pass
+ * select (flags, clprim's scan, scatter), and a scan, reduce and select
+ * over two parts, one on each context. */
+typedef struct nest {
+    clprim_context *ctx[2];
+    cl_mem in, small, index, keys, values, out, count; /* on a */
+    cl_mem in_b, out_b;                                 /* on b: part 1 */
+} nest;
+
+#define SPLIT_AT 2000 /* the two parts of the multi-device calls: [0, SPLIT_AT) on a */
+
+static cl_uint small_keys[N], positions[N];
+
+static int read_back(clprim_context *ctx, cl_mem m, size_t bytes, void *host)
+{
+    return clEnqueueReadBuffer(clprim_context_queue(ctx), m, CL_TRUE, 0, bytes, host, 0, NULL,
+                               NULL) == CL_SUCCESS;
+}
+
+/* got holds x[from, from + n) scanned (inclusive) from acc */
+static int scanned(const cl_int *got, size_t from, size_t n, cl_uint acc)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (got[i] != (cl_int)(acc += (cl_uint)x[from + i]))
+            return 0;
+    return 1;
+}
+
+/* got holds the elements of x[from, from + n) below 0, in order */
+static int selected(const cl_int *got, size_t kept, size_t from, size_t n)
+{
+    size_t at = 0;
+    for (size_t i = from; i < from + n; ++i)
+        if (x[i] < 0 && (at >= kept || got[at++] != x[i]))
+            return 0;
+    return at == kept;
+}
+
+/* A call over parts on both contexts: its message is in the context of
+ * the part that failed (either); both start without one. */
+static int judge_parts(const nest *w, const char *step, clprim_status st, int right,
+                       const char *fault)
+{
+    char msg[2048] = "";
+    if (st == CLPRIM_SUCCESS || !strcmp(fault, "clean"))
+        return judge(w->ctx[0], step, st, right, fault);
+    if (clprim_context_last_error(w->ctx[0], msg, sizeof msg) ||
+        clprim_context_last_error(w->ctx[1], msg, sizeof msg))
+        return 0;
+    fprintf(stderr, "[%s] %s: %s with an empty last-error message in both contexts\n", fault,
+            step, clprim_status_string(st));
+    return 1;
+}
+
+static void no_messages(const nest *w)
+{
+    clprim_context_set_error(w->ctx[0], CLPRIM_SUCCESS, "");
+    clprim_context_set_error(w->ctx[1], CLPRIM_SUCCESS, "");
+}
+
+static int nested_workload(const nest *w, const char *fault)
+{
+    clprim_context *a = w->ctx[0], *b = w->ctx[1];
+    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    const cl_int zero = 0;
+    static cl_int got[N], got_b[N];
+    static cl_uint vals[N];
+    clprim_compact_desc cd;
+    clprim_part parts[2];
+    cl_ulong kept = 0, want_kept = 0;
+    cl_uint total = 0;
+    int findings = 0, right;
+    clprim_status st;
+
+    for (size_t i = 0; i < N; ++i) {
+        want_kept += x[i] < 0;
+        total += (cl_uint)x[i];
+    }
+    memset(&cd, 0, sizeof cd);
+    cd.type = CLPRIM_TYPE_INT32;
+    cd.predicate = CLPRIM_PREDICATE_LESS;
+    cd.value = &zero;
+
+    /* a single-pass scan */
+    CALL(clprim_scan(a, NULL, &sd, w->in, 0, w->out, 0, N, 0, NULL, NULL));
+    right = st == CLPRIM_SUCCESS && read_back(a, w->out, sizeof got, got) && scanned(got, 0, N, 0);
+    findings += judge(a, "single-pass clprim_scan", st, right, fault);
+
+    /* a multilevel scan: its level sums go where the next single pass's
+     * look-back state will be (pooled memory), which must then be zeroed
+     * again -- as in issue 30's sequence, where a split's failed zero-fill
+     * left these sums passing for zeroed state */
+    {
+        clprim_scan_desc ml = sd;
+        ml.algorithm = CLPRIM_SCAN_MULTILEVEL;
+        CALL(clprim_scan(a, NULL, &ml, w->in, 0, w->out, 0, N, 0, NULL, NULL));
+        right = st == CLPRIM_SUCCESS && read_back(a, w->out, sizeof got, got) &&
+                scanned(got, 0, N, 0);
+        findings += judge(a, "multilevel clprim_scan", st, right, fault);
+    }
+
+    /* a split of x's bits as uint32 keys by bit 3, carrying positions */
+    {
+        const clprim_sort_desc od = {CLPRIM_TYPE_UINT32, 4, 0, 0, 0, CLPRIM_SORT_AUTO, NULL, 0};
+        CALL(clprim_split(a, NULL, &od, 3, w->in, 0, w->keys, 0, w->index, 0, w->values, 0, N,
+                          w->count, 0, 0, NULL, NULL));
+        size_t at = 0, falses = 0;
+        right = st == CLPRIM_SUCCESS && split_right(a, (const cl_uint *)x, w->keys, N, 3) &&
+                read_back(a, w->values, sizeof vals, vals) && read_back(a, w->count, 8, &kept);
+        /* the values: the input positions in the split's order */
+        for (unsigned side = 0; right && side < 2; ++side)
+            for (size_t i = 0; right && i < N; ++i)
+                if (((cl_uint)x[i] >> 3 & 1u) == side) {
+                    right = vals[at++] == i;
+                    falses += !side;
+                }
+        right = right && kept == falses;
+        findings += judge(a, "clprim_split", st, right, fault);
+    }
+
+    /* SPLIT_LSB by 4 bits (keys below 16: the whole key), with positions */
+    {
+        const clprim_sort_desc od = {CLPRIM_TYPE_UINT32, 4, 0, 0, 4, CLPRIM_SORT_SPLIT_LSB, NULL, 0};
+        static cl_uint k[N];
+        CALL(clprim_sort(a, NULL, &od, w->small, 0, w->keys, 0, w->index, 0, w->values, 0, N, 0,
+                         NULL, NULL));
+        right = st == CLPRIM_SUCCESS && read_back(a, w->keys, sizeof k, k) &&
+                read_back(a, w->values, sizeof vals, vals) &&
+                clprim_ref_sorted_check(CLPRIM_TYPE_UINT32, 0, small_keys, N, k, vals) == N;
+        findings += judge(a, "clprim_sort (SPLIT_LSB)", st, right, fault);
+    }
+
+    /* TILE_BITONIC, descending, through the blocking helper */
+    {
+        const clprim_sort_desc od = {CLPRIM_TYPE_INT32, 4, 1, 0, 0, CLPRIM_SORT_TILE_BITONIC,
+                                     NULL, 0};
+        static cl_int k[N];
+        memcpy(k, x, sizeof k);
+        memcpy(vals, positions, sizeof vals);
+        CALL(clprim_sort_host(a, &od, k, vals, N));
+        right = clprim_ref_sorted_check(CLPRIM_TYPE_INT32, 1, x, N, k, vals) == N;
+        findings += judge(a, "clprim_sort_host (TILE_BITONIC)", st, right, fault);
+    }
+
+    /* a three-pass select with its count on the device */
+    cd.algorithm = CLPRIM_COMPACT_THREE_PASS;
+    CALL(clprim_select(a, NULL, &cd, w->in, 0, w->out, 0, N, w->count, 0, 0, NULL, NULL));
+    right = st == CLPRIM_SUCCESS && read_back(a, w->count, 8, &kept) && kept == want_kept &&
+            read_back(a, w->out, sizeof got, got) && selected(got, (size_t)kept, 0, N);
+    findings += judge(a, "clprim_select (THREE_PASS)", st, right, fault);
+    cd.algorithm = CLPRIM_COMPACT_AUTO;
+
+    /* one array in two parts, one on each context */
+    memset(parts, 0, sizeof parts);
+    parts[0].ctx = a;
+    parts[0].in = w->in;
+    parts[0].out = w->out;
+    parts[0].n = SPLIT_AT;
+    parts[1].ctx = b;
+    parts[1].in = w->in_b;
+    parts[1].out = w->out_b;
+    parts[1].n = N - SPLIT_AT;
+    no_messages(w);
+    CALL(clprim_multi_scan(&sd, parts, 2));
+    right = st == CLPRIM_SUCCESS && read_back(a, w->out, SPLIT_AT * 4, got) &&
+            read_back(b, w->out_b, (N - SPLIT_AT) * 4, got_b) && scanned(got, 0, SPLIT_AT, 0);
+    if (right) {
+        cl_uint acc = 0;
+        for (size_t i = 0; i < SPLIT_AT; ++i)
+            acc += (cl_uint)x[i];
+        right = scanned(got_b, SPLIT_AT, N - SPLIT_AT, acc);
+    }
+    findings += judge_parts(w, "clprim_multi_scan (two contexts)", st, right, fault);
+    {
+        cl_int sum = 0;
+        no_messages(w);
+        CALL(clprim_multi_reduce(&rd, parts, 2, &sum));
+        findings += judge_parts(w, "clprim_multi_reduce (two contexts)", st, sum == (cl_int)total,
+                                fault);
+    }
+    {
+        size_t counts[2] = {0}, offsets[2] = {0}, all = 0;
+        no_messages(w);
+        CALL(clprim_multi_select(&cd, parts, 2, counts, offsets, &all));
+        right = st == CLPRIM_SUCCESS && all == want_kept && offsets[0] == 0 &&
+                offsets[1] == counts[0] && counts[0] + counts[1] == all &&
+                read_back(a, w->out, counts[0] * 4 + 4, got) &&
+                read_back(b, w->out_b, counts[1] * 4 + 4, got_b) &&
+                selected(got, counts[0], 0, SPLIT_AT) &&
+                selected(got_b, counts[1], SPLIT_AT, N - SPLIT_AT);
+        findings += judge_parts(w, "clprim_multi_select (two contexts)", st, right, fault);
+    }
+    clFinish(clprim_context_queue(a));
+    clFinish(clprim_context_queue(b));
+    return findings;
+}
+
+static cl_mem device_copy(clprim_context *ctx, const void *host, size_t bytes)
+{
+    cl_int err;
+    return clCreateBuffer(clprim_context_cl_context(ctx),
+                          CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+                          (void *)host, &err);
+}
+
+/* Two new contexts on the test's cache folder with the workload's buffers. */
+static void make_nest(nest *w, char *log)
+{
+    memset(w, 0, sizeof *w);
+    w->ctx[0] = context(log);
+    w->ctx[1] = context(log);
+    assert_true(w->ctx[0] && w->ctx[1]);
+    w->in = device_copy(w->ctx[0], x, sizeof x);
+    w->small = device_copy(w->ctx[0], small_keys, sizeof small_keys);
+    w->index = device_copy(w->ctx[0], positions, sizeof positions);
+    w->keys = device_copy(w->ctx[0], NULL, sizeof x);
+    w->values = device_copy(w->ctx[0], NULL, sizeof x);
+    w->out = device_copy(w->ctx[0], NULL, sizeof x);
+    w->count = device_copy(w->ctx[0], NULL, 8);
+    w->in_b = device_copy(w->ctx[1], x + SPLIT_AT, (N - SPLIT_AT) * sizeof *x);
+    w->out_b = device_copy(w->ctx[1], NULL, (N - SPLIT_AT) * sizeof *x);
+    assert_true(w->in && w->small && w->index && w->keys && w->values && w->out && w->count &&
+                w->in_b && w->out_b);
+}
+
+static void free_nest(nest *w)
+{
+    cl_mem *m[] = {&w->in, &w->small, &w->index, &w->keys, &w->values, &w->out, &w->count,
+                   &w->in_b, &w->out_b};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; ++i)
+        clReleaseMemObject(*m[i]);
+    clprim_context_release(w->ctx[0]);
+    clprim_context_release(w->ctx[1]);
+}
+
+/* Every sampled K of every function the nested workload calls (OpenCL
+ * failures, asynchronous ones included), then every sampled host
+ * allocation, each on two new contexts; then the same contexts clean. */
+static void test_nested_workload(void **state)
+{
+    static sweep s;
+    unsigned long allocations, k;
+    nest w;
+    (void)state;
+    for (size_t i = 0; i < N; ++i) {
+        small_keys[i] = (cl_uint)x[i] & 15u;
+        positions[i] = (cl_uint)i;
+    }
+    setenv("CLPRIM_SCAN_SINGLE_PASS", "1", 1);
+    make_nest(&w, s.log);
+    assert_int_equal(nested_workload(&w, "clean"), 0); /* builds; fills the disk cache */
+    free_nest(&w);
+
+    make_nest(&w, s.log);
+    arm(NULL, 0);
+    clprim__alloc_count = clprim__alloc_fail_at = 0;
+    alloc_sweep = 1;
+    assert_int_equal(nested_workload(&w, "clean"), 0);
+    alloc_sweep = 0;
+    disarm();
+    take_counts(&s, "nested workload");
+    allocations = clprim__alloc_count;
+    free_nest(&w);
+
+    for (int f = 0; f < s.functions; ++f)
+        for (k = 1; k <= s.counts[f]; ++k) {
+            if ((k + (unsigned long)f + offset) % stride != 0)
+                continue;
+            snprintf(s.fault, sizeof s.fault, "nested: %s #%lu of %lu", name_of(f), k,
+                     s.counts[f]);
+            make_nest(&w, s.log);
+            arm(name_of(f), k);
+            s.findings += nested_workload(&w, s.fault);
+            s.injected += disarm();
+            if (nested_workload(&w, "clean")) {
+                fprintf(stderr, "[%s] the contexts failed afterwards\n", s.fault);
+                ++s.findings;
+            }
+            free_nest(&w);
+            ++s.runs;
+        }
+    for (k = 1; k <= allocations; ++k) {
+        if ((k + offset) % stride != 0)
+            continue;
+        snprintf(s.fault, sizeof s.fault, "nested: allocation #%lu of %lu", k, allocations);
+        make_nest(&w, s.log);
+        clprim__alloc_count = 0;
+        clprim__alloc_fail_at = k;
+        alloc_sweep = 1;
+        s.findings += nested_workload(&w, s.fault);
+        alloc_sweep = 0;
+        s.injected += clprim__alloc_count >= k;
+        clprim__alloc_fail_at = 0;
+        if (nested_workload(&w, "clean")) {
+            fprintf(stderr, "[%s] the contexts failed afterwards\n", s.fault);
+            ++s.findings;
+        }
+        free_nest(&w);
+        ++s.runs;
+    }
+    unsetenv("CLPRIM_SCAN_SINGLE_PASS");
+    printf("# nested primitives on two contexts, single pass forced: %lu faults injected in %lu "
+           "runs (%lu host allocations counted; K stride %lu); %d findings\n",
+           s.injected, s.runs, allocations, stride, s.findings);
+    assert_true(s.injected > 0);
     assert_int_equal(s.findings, 0);
 }
 
@@ -747,23 +1095,6 @@ static int scans_right(clprim_context *ctx, cl_mem in, cl_mem out, const cl_uint
     return findings;
 }
 
-/* keys_out holds host's n keys split by `bit` (those with it clear first,
- * each side in input order) */
-static int split_right(clprim_context *ctx, const cl_uint *host, cl_mem keys_out, size_t n,
-                       unsigned bit)
-{
-    cl_uint *got = malloc(n * sizeof *got);
-    size_t at = 0;
-    int right = got && clEnqueueReadBuffer(clprim_context_queue(ctx), keys_out, CL_TRUE, 0,
-                                           n * sizeof *got, got, 0, NULL, NULL) == CL_SUCCESS;
-    for (unsigned side = 0; right && side < 2; ++side)
-        for (size_t i = 0; right && i < n; ++i)
-            if ((host[i] >> bit & 1u) == side)
-                right = got[at++] == host[i];
-    free(got);
-    return right;
-}
-
 static void test_failed_split_then_scans(void **state)
 {
     enum { BIG = 200000, ML = 5000, SPLIT = 100000, AFTER = 100001 };
@@ -830,15 +1161,36 @@ static void test_failed_split_then_scans(void **state)
     assert_int_equal(s.findings, 0);
 }
 
+/* Each test's time, printed (CI's budget: docs/testing.md). */
+static struct timespec started;
+static int start_clock(void **state)
+{
+    (void)state;
+    clock_gettime(CLOCK_MONOTONIC, &started);
+    return 0;
+}
+
+static int print_clock(void **state)
+{
+    struct timespec now;
+    (void)state;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    printf("# %.1f s\n", (double)(now.tv_sec - started.tv_sec) +
+                             (double)(now.tv_nsec - started.tv_nsec) / 1e9);
+    return 0;
+}
+#define TIMED(t) cmocka_unit_test_setup_teardown(t, start_clock, print_clock)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_failed_split_then_scans),
-        cmocka_unit_test(test_creation_failures_told),
-        cmocka_unit_test(test_context_creation),
-        cmocka_unit_test(test_workload),
-        cmocka_unit_test(test_disk_cache_writes),
-        cmocka_unit_test(test_host_memory),
+        TIMED(test_failed_split_then_scans),
+        TIMED(test_creation_failures_told),
+        TIMED(test_context_creation),
+        TIMED(test_workload),
+        TIMED(test_nested_workload),
+        TIMED(test_disk_cache_writes),
+        TIMED(test_host_memory),
     };
     uint64_t s = tu_seed();
     size_t i;
