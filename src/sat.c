@@ -71,11 +71,11 @@ static clprim_status check_shape(clprim_context *ctx, const char *in_name, size_
 
 /* The pixel type's build lines: the element layer's transform, converting
  * each pixel to the table's type (NULL: none needed) as clprim.h states:
- * into an integer table saturating (convert_T_sat, and _rtz from floats:
- * a cast's out-of-range and NaN results are undefined, its narrowing into
- * a signed type implementation-defined; NVIDIA's cvt saturates anyway, so
- * this costs nothing there); into a float or double table as a cast (round
- * to nearest even, which is convert_T's default). */
+ * into an integer table saturating (convert_T_sat, and _rtz from floats
+ * with NaN made 0: a cast's out-of-range and NaN results are undefined,
+ * its narrowing into a signed type implementation-defined; NVIDIA's cvt
+ * saturates anyway, so this costs a NaN test there); into a float or
+ * double table as a cast (round to nearest even, convert_T's default). */
 static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, clprim_type table,
                                   int builtin, char **params)
 {
@@ -85,7 +85,7 @@ static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, 
 #undef CLPRIM__XX
     };
     const int float_pixel = input == CLPRIM_PIXEL_FLOAT || input == CLPRIM_PIXEL_DOUBLE;
-    char expression[48];
+    char expression[80];
     *params = NULL;
     if (input == CLPRIM_PIXEL_SAME)
         return CLPRIM_SUCCESS;
@@ -99,8 +99,14 @@ static clprim_status pixel_params(clprim_context *ctx, clprim_pixel_type input, 
     if ((unsigned)table >= CLPRIM_TYPE_COUNT_) /* the launch layer refuses it */
         return clprim__fail(ctx, CLPRIM_UNKNOWN_TYPE, "desc->type %d is not a clprim_type",
                             (int)table);
-    snprintf(expression, sizeof expression, "convert_%s%s(x)", types[table].cl,
-             types[table].is_float ? "" : float_pixel ? "_sat_rtz" : "_sat");
+    /* NaN: 0 said outright, as OpenCL only says it "should" be; NVIDIA's
+     * convert_long_sat_rtz and convert_ulong_sat_rtz give 2^63 (H100) */
+    if (float_pixel && !types[table].is_float)
+        snprintf(expression, sizeof expression, "isnan(x) ? (%s)0 : convert_%s_sat_rtz(x)",
+                 types[table].cl, types[table].cl);
+    else
+        snprintf(expression, sizeof expression, "convert_%s%s(x)", types[table].cl,
+                 types[table].is_float ? "" : "_sat");
     *params = clprim__input_defines(clprim__pixel_type_cl(input), input == CLPRIM_PIXEL_DOUBLE,
                                     "pixel conversion", expression);
     return *params ? CLPRIM_SUCCESS
