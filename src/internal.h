@@ -556,7 +556,8 @@ typedef struct clprim__sort_tuning {
     unsigned hist_groups_per_cu; /* sort_histogram's grid */
     unsigned bitonic_tile;   /* pairs per tile of TILE_BITONIC's local steps */
     unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
-    unsigned match;          /* 1: warps rank keys with match.any (NVIDIA sm_70+) */
+    unsigned match;          /* NVIDIA sm_70+: warps rank keys with match.any (1) or one
+                                vote per digit bit (2); 0: 1-bit splits */
     unsigned max_regs;       /* NVIDIA: registers per work-item sort_onesweep is bounded
                                 to (build.c), 0: the compiler's choice */
     unsigned poll_ns;        /* NVIDIA: nanoseconds between polls of a look-back (0: none) */

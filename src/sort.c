@@ -370,7 +370,7 @@ static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, c
     if (p.algo == CLPRIM_SORT_AUTO)
         p.algo = ctx->info.has_single_pass ? CLPRIM_SORT_ONESWEEP : CLPRIM_SORT_SPLIT_LSB;
     p.t = clprim__sort_tuning_for(ctx, f->size, n, d->value_size > 0);
-    p.match = p.t.match && has_match(ctx) && p.t.wg_size % 32 == 0;
+    p.match = has_match(ctx) && p.t.wg_size % 32 == 0 ? (int)p.t.match : 0; /* 1 match.any, 2 votes */
     p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC;
     /* the tile fits local memory and 16-bit positions; bitonic merges need
      * whole powers of two */
