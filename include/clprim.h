@@ -726,16 +726,20 @@ CLPRIM_API const char *clprim_segments_kind_name(clprim_segments_kind kind);
 /* The segments of a call. Zero-initialised: uint8 flags (mem still needed).
  *   kind          as clprim_segments_kind;
  *   mem, off      the flags, keys or offsets, from element off of mem (the
- *                 blocking helpers take a host array instead and ignore
- *                 these); it must not be the output buffer;
+ *                 blocking helpers take a host array instead: there mem
+ *                 must be NULL and off 0); it must not be the output buffer;
  *   type          KEYS: the key type (INT32, UINT32, INT64 or UINT64);
  *                 OFFSETS: the offsets' type (the same four; CSR row
- *                 pointers are often int32); ignored for flags;
+ *                 pointers are often int32); flags: must be 0;
  *   key_element   KEYS, optional: a key type of the caller's instead of
  *                 `type` (clprim_element_create on this context), compared
  *                 bytewise. If it is not the values' own element type, its
  *                 source is placed after the values' (names must not clash);
- *   num_segments  OFFSETS: the number of segments m (m + 1 offsets). */
+ *                 other kinds: must be NULL;
+ *   num_segments  OFFSETS: the number of segments m (m + 1 offsets); other
+ *                 kinds: must be 0.
+ * A field set where the kind does not use it is refused
+ * (CLPRIM_INVALID_ARGUMENT, the message names it), never ignored. */
 typedef struct clprim_segments {
   clprim_segments_kind kind;
   cl_mem mem;
@@ -783,8 +787,8 @@ CLPRIM_API clprim_status clprim_segmented_reduce(clprim_context *ctx, cl_command
                                                  const cl_event *wait, cl_event *event);
 
 /* Blocking helpers on host arrays. host_segments: n flags or keys, or
- * num_segments + 1 offsets, of segments->kind and type (segments->mem and
- * off are ignored). Offsets are checked first (CLPRIM_INVALID_ARGUMENT).
+ * num_segments + 1 offsets, of segments->kind and type (segments->mem must
+ * be NULL and off 0). Offsets are checked first (CLPRIM_INVALID_ARGUMENT).
  * The scan's out may equal in. The reduce writes up to n (or num_segments)
  * values to out and as many keys to keys_out (may be NULL), and sets
  * *count. */
@@ -1085,7 +1089,8 @@ CLPRIM_API clprim_status clprim_sat_host(clprim_context *ctx, const clprim_sat_d
  *                the call builds the exclusive table of `type` itself in
  *                the context's temporary memory (e.g. uint8 pixels summed
  *                in uint32; pixels converted as CLPRIM_PIXEL_MAP says);
- *   input        from_image: the pixel type (SAME: `type`);
+ *   input        from_image: the pixel type (SAME: `type`); from a table
+ *                it must be SAME (refused otherwise);
  *   radius_x, radius_y  the window is (2 radius_x + 1) x (2 radius_y + 1)
  *                pixels centred on each pixel, clamped at the borders (it
  *                shrinks there);
@@ -1269,16 +1274,19 @@ CLPRIM_API clprim_status clprim_split(clprim_context *ctx, cl_command_queue queu
  *   queue      NULL: the context's queue; otherwise one of ctx's cl_context
  *              and device (in-order or out-of-order)
  *   in, in_off the part's elements
- *   out, out_off  scan: its n results; select: its kept elements; unused
- *              by reduce
+ *   out, out_off  scan: its n results; select: its kept elements; reduce:
+ *              NULL and 0
  *   n          its element count
  *   custom     when the descriptor names a caller's operator (desc->custom):
  *              the part context's own operator of the same source
  *              (clprim_operator_create on ctx); NULL: desc->custom, which
- *              must then belong to ctx
- *   element    likewise for clprim_compact_desc.element
+ *              must then belong to ctx; scan and reduce only
+ *   element    likewise for clprim_compact_desc.element; select only
  *   flags, flags_off  select with a FLAGS_* predicate: the part's flags
- *              (n of them); otherwise ignored */
+ *              (n of them, from flags_off); NULL and 0: desc->flags and
+ *              desc->flags_off
+ * A field a call does not use is refused (CLPRIM_INVALID_ARGUMENT, the
+ * message in parts[0].ctx names parts[k] and the field), never ignored. */
 typedef struct clprim_part {
   clprim_context *ctx;
   cl_command_queue queue;

@@ -248,6 +248,11 @@ static clprim_status launch_begin(clprim_context *ctx, clprim__launch *l, const 
     l->ctx = ctx;
     if (!c->desc)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    /* a field given is honoured or refused, never ignored (every primitive
+     * with an operator comes through here) */
+    if (c->custom && (c->type || c->op))
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->%s: desc->custom brings its own "
+                            "type and operator; leave type and op 0", c->type ? "type" : "op");
     st = clprim__element_resolve(ctx, c->type, c->op, c->custom, c->element, &l->elem);
     if (st != CLPRIM_SUCCESS)
         return st;

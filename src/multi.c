@@ -87,6 +87,40 @@ static clprim_status check_parts(const void *desc, const clprim_part *parts, siz
     return CLPRIM_SUCCESS;
 }
 
+enum { MULTI_SCAN, MULTI_REDUCE, MULTI_SELECT };
+
+/* A part's fields that the call does not use are refused, not ignored.
+ * custom: the descriptor's operator (scan, reduce); flags_pred: select
+ * with a FLAGS_* predicate. */
+static clprim_status check_part_fields(const clprim_part *parts, size_t count, int call,
+                                       const clprim_operator *custom, int flags_pred)
+{
+    static const char *const names[] = {"clprim_multi_scan", "clprim_multi_reduce",
+                                        "clprim_multi_select"};
+    const char *field = NULL, *why = "";
+    size_t k;
+    for (k = 0; k < count && !field; ++k) {
+        const clprim_part *p = &parts[k];
+        if (call != MULTI_SELECT && (p->element || p->flags || p->flags_off))
+            field = p->element ? "element" : p->flags ? "flags" : "flags_off",
+            why = "for clprim_multi_select only";
+        else if (call == MULTI_REDUCE && (p->out || p->out_off))
+            field = p->out ? "out" : "out_off", why = "a reduce writes no part";
+        else if (call == MULTI_SELECT && p->custom)
+            field = "custom", why = "for scan and reduce only";
+        else if (call != MULTI_SELECT && p->custom && !custom)
+            field = "custom", why = "the part's copy of desc->custom, which is NULL";
+        else if (call == MULTI_SELECT && (p->flags || p->flags_off) && !flags_pred)
+            field = p->flags ? "flags" : "flags_off", why = "for a FLAGS_* predicate only";
+        else if (call == MULTI_SELECT && p->flags_off && !p->flags)
+            field = "flags_off", why = "given without parts[k].flags";
+    }
+    if (field)
+        return clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "parts[%zu].%s: %s (%s)", k - 1, field, why, names[call]);
+    return CLPRIM_SUCCESS;
+}
+
 /* Whether [a0, a0 + an) and [b0, b0 + bn) (bytes) share a byte. */
 static int bytes_overlap(size_t a0, size_t an, size_t b0, size_t bn)
 {
@@ -391,8 +425,10 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
         return st;
     if (!elem)
         return bad_type(parts, num_parts, (int)desc->type);
-    st = check_part_overlaps(parts, num_parts, clprim__transform_input_size(desc->transform, elem),
-                             elem);
+    st = check_part_fields(parts, num_parts, MULTI_SCAN, desc->custom, 0);
+    if (st == CLPRIM_SUCCESS)
+        st = check_part_overlaps(parts, num_parts,
+                                 clprim__transform_input_size(desc->transform, elem), elem);
     if (st != CLPRIM_SUCCESS)
         return st;
     st = multi_begin(&m, parts, num_parts, elem, 1);
@@ -453,6 +489,9 @@ clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_p
         return bad_type(parts, num_parts, (int)desc->type);
     if (!value)
         return clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT, "value is NULL");
+    st = check_part_fields(parts, num_parts, MULTI_REDUCE, desc->custom, 0);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     st = multi_begin(&m, parts, num_parts, elem, 0);
     if (st == CLPRIM_SUCCESS && desc->transform)
         st = multi_rebase(&m, desc->transform->expression);
@@ -484,7 +523,11 @@ clprim_status clprim_multi_select(const clprim_compact_desc *desc, const clprim_
         const size_t elem = desc->element && clprim__handle_live(desc->element)
                                 ? clprim_element_size(desc->element)
                                 : clprim_type_size(desc->type);
-        st = check_part_overlaps(parts, num_parts, elem, elem);
+        st = check_part_fields(parts, num_parts, MULTI_SELECT, NULL,
+                               desc->predicate == CLPRIM_PREDICATE_FLAGS_U8 ||
+                                   desc->predicate == CLPRIM_PREDICATE_FLAGS_U32);
+        if (st == CLPRIM_SUCCESS)
+            st = check_part_overlaps(parts, num_parts, elem, elem);
     }
     if (st != CLPRIM_SUCCESS)
         return st;

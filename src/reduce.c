@@ -101,9 +101,6 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     char *transform = NULL;
     clprim_status st;
 
-    if (a->d->custom && (a->d->type || a->d->op)) /* refused, not ignored (issue 30) */
-        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->%s: desc->custom brings its own "
-                            "type and operator; leave type and op 0", a->d->type ? "type" : "op");
     /* the trees hold 2 * WG_SIZE elements in local memory */
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;

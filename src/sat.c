@@ -385,6 +385,10 @@ clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue queue,
     const size_t src_cols = empty ? 0 : width + !from_image, src_rows = empty ? 0 : height + !from_image;
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
+    if (desc && !from_image && desc->input != CLPRIM_PIXEL_SAME) /* refused, not ignored */
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "desc->input: the pixel type of an image (from_image 1); a "
+                                     "table is of desc->type (leave input SAME)");
     return run(ctx, queue, desc, desc ? desc->type : 0, CLPRIM_OP_SUM, NULL, &a, src_cols,
                src_rows, empty ? 0 : width, empty ? 0 : height, sizeof(cl_float), num_wait, wait,
                event);

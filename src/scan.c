@@ -316,9 +316,6 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     size_t temp_n;
     clprim_status st;
 
-    if (d->custom && (d->type || d->op)) /* refused, not ignored (issue 30) */
-        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->%s: desc->custom brings its own "
-                            "type and operator; leave type and op 0", d->type ? "type" : "op");
     if (is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
                             clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);

@@ -92,6 +92,19 @@ static clprim_status check_segments(clprim_context *ctx, const clprim_segments *
                                      (int)s->type,
                                      clprim_type_name(s->type) ? clprim_type_name(s->type) : "?",
                                      clprim_segments_kind_name(s->kind));
+    /* the fields of the other kinds are refused, not ignored */
+    if (s->kind != CLPRIM_SEGMENTS_KEYS && s->key_element)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "segments->key_element: for KEYS only; these are %s",
+                                     clprim_segments_kind_name(s->kind));
+    if ((s->kind == CLPRIM_SEGMENTS_FLAGS_U8 || s->kind == CLPRIM_SEGMENTS_FLAGS_U32) && s->type)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "segments->type: for KEYS and OFFSETS only; these are %s "
+                                     "(leave it 0)", clprim_segments_kind_name(s->kind));
+    if (s->kind != CLPRIM_SEGMENTS_OFFSETS && s->num_segments)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "segments->num_segments: for OFFSETS only; these are %s",
+                                     clprim_segments_kind_name(s->kind));
     if (s->kind == CLPRIM_SEGMENTS_OFFSETS && s->num_segments >= SIZE_MAX / 8)
         return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS,
                                      "segments->num_segments %zu is too large", s->num_segments);
@@ -400,6 +413,10 @@ static clprim_status host_segments(clprim_context *ctx, const clprim_segments *s
     clprim_status st = check_segments(ctx, s);
     if (st != CLPRIM_SUCCESS)
         return st;
+    if (s->mem || s->off)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "segments->%s: the blocking helpers read the segments from "
+                                     "host_segs; leave mem NULL and off 0", s->mem ? "mem" : "off");
     unit = segments_unit(s);
     count = segments_count(s, n);
     if (count && !host)

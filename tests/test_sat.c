@@ -481,7 +481,8 @@ static int run_box(clprim_type type, int from_image, int sum, size_t w, size_t h
     double *img = malloc(w * h * sizeof *img);
     float *got = malloc(out_pitch * h * sizeof *got);
     const clprim_sat_desc sd = {type, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_UINT8, 1, CLPRIM_SAT_AUTO};
-    const clprim_box_desc bd = {type, from_image, CLPRIM_PIXEL_UINT8, rx, ry, sum};
+    const clprim_box_desc bd = {type, from_image, from_image ? CLPRIM_PIXEL_UINT8 : CLPRIM_PIXEL_SAME,
+                                rx, ry, sum};
     uint64_t s = seed ^ (w * 31 + h * 7 + rx);
     size_t bad = 0;
     clprim_status st = CLPRIM_SUCCESS;

@@ -205,11 +205,13 @@ static int run_case(const scase *c)
     sg.kind = c->kind;
     sg.mem = sbuf;
     sg.off = c->segs_off;
-    sg.type = c->seg_type;
+    /* each kind's own fields only: the others are refused */
+    sg.type = c->kind == CLPRIM_SEGMENTS_KEYS || c->kind == CLPRIM_SEGMENTS_OFFSETS ? c->seg_type : 0;
     sg.key_element = c->caller_key ? key8 : NULL;
-    sg.num_segments = m;
+    sg.num_segments = c->kind == CLPRIM_SEGMENTS_OFFSETS ? m : 0;
     if (c->reduce) {
-        clprim_reduce_desc d = {c->type, c->op, CLPRIM_REDUCE_AUTO, c->custom ? affine : NULL, NULL};
+        clprim_reduce_desc d = {c->custom ? 0 : c->type, c->custom ? 0 : c->op, CLPRIM_REDUCE_AUTO,
+                                c->custom ? affine : NULL, NULL};
         memset(count_got, POISON, sizeof count_got);
         count = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof count_got,
                                count_got, &err);
@@ -225,8 +227,8 @@ static int run_case(const scase *c)
         st = clprim_segmented_reduce(ctx, NULL, &d, &sg, in, c->in_off, n, out, c->out_off, kbuf,
                                      1, count, 1, 0, NULL, NULL);
     } else {
-        clprim_scan_desc d = {c->type, c->op, c->exclusive, CLPRIM_SCAN_AUTO,
-                              c->custom ? affine : NULL, NULL};
+        clprim_scan_desc d = {c->custom ? 0 : c->type, c->custom ? 0 : c->op, c->exclusive,
+                              CLPRIM_SCAN_AUTO, c->custom ? affine : NULL, NULL};
         st = clprim_segmented_scan(ctx, NULL, &d, &sg, in, c->in_off, c->in_place ? in : out, off,
                                    n, 0, NULL, NULL);
     }
@@ -413,6 +415,7 @@ static void test_host_helpers(void **state)
     assert_memory_equal(got, want_rows, sizeof want_rows);
     sg.kind = CLPRIM_SEGMENTS_KEYS;
     sg.type = CLPRIM_TYPE_UINT32;
+    sg.num_segments = 0; /* OFFSETS only */
     memset(got, 0xA5, sizeof got);
     assert_int_equal(clprim_segmented_scan_host(ctx, &sd, &sg, keys, vals, got, 8), CLPRIM_SUCCESS);
     assert_memory_equal(got, want_scan, sizeof want_scan);
@@ -463,6 +466,18 @@ static void test_refused(void **state)
     expect_refused(clprim_segmented_scan(ctx, NULL, &sd, &sg, buf, 0, buf, 0, 10, 0, NULL, NULL),
                    CLPRIM_OUT_OF_BOUNDS, "segments->mem");
     sg.kind = CLPRIM_SEGMENTS_FLAGS_U32;
+    /* fields of other kinds are refused, not ignored */
+    expect_refused(clprim_segmented_scan(ctx, NULL, &sd, &sg, buf, 0, buf, 0, 5, 0, NULL, NULL),
+                   CLPRIM_INVALID_ARGUMENT, "segments->type: for KEYS and OFFSETS only");
+    sg.type = 0;
+    sg.num_segments = 3;
+    expect_refused(clprim_segmented_scan(ctx, NULL, &sd, &sg, buf, 0, buf, 0, 5, 0, NULL, NULL),
+                   CLPRIM_INVALID_ARGUMENT, "segments->num_segments: for OFFSETS only");
+    sg.num_segments = 0;
+    sg.key_element = key8;
+    expect_refused(clprim_segmented_scan(ctx, NULL, &sd, &sg, buf, 0, buf, 0, 5, 0, NULL, NULL),
+                   CLPRIM_INVALID_ARGUMENT, "segments->key_element: for KEYS only");
+    sg.key_element = NULL;
     expect_refused(clprim_segmented_scan(ctx, NULL, &sd, &sg, buf, 0, buf, 0, 5, 0, NULL, NULL),
                    CLPRIM_OUT_OF_BOUNDS, "segments->mem");
     sg.kind = CLPRIM_SEGMENTS_OFFSETS;
@@ -472,6 +487,8 @@ static void test_refused(void **state)
                    CLPRIM_OUT_OF_BOUNDS, "segments->mem");
     /* overlaps, outputs shared, algorithms */
     sg.kind = CLPRIM_SEGMENTS_FLAGS_U8;
+    sg.type = 0;
+    sg.num_segments = 0;
     sg.mem = small;
     expect_refused(clprim_segmented_scan(ctx, NULL, &sd, &sg, buf, 0, buf, 2, 10, 0, NULL, NULL),
                    CLPRIM_INVALID_ARGUMENT, "overlap");
@@ -498,9 +515,18 @@ static void test_refused(void **state)
     expect_refused(clprim_segmented_reduce(ctx, NULL, &rd, &sg, buf, 0, 10, buf, 100, NULL, 0,
                                            small, 2, 0, NULL, NULL),
                    CLPRIM_OUT_OF_BOUNDS, "count");
-    /* offsets that fall, or do not end at n: the helpers check */
+    /* the helpers read host_segs: a device buffer given is refused */
     sg.kind = CLPRIM_SEGMENTS_OFFSETS;
+    sg.type = CLPRIM_TYPE_INT32;
     sg.num_segments = 3;
+    expect_refused(clprim_segmented_scan_host(ctx, &sd, &sg, bad_rows, vals, out, 4),
+                   CLPRIM_INVALID_ARGUMENT, "segments->mem: the blocking helpers");
+    sg.mem = NULL;
+    sg.off = 1;
+    expect_refused(clprim_segmented_reduce_host(ctx, &rd, &sg, bad_rows, vals, 4, out, NULL, &count),
+                   CLPRIM_INVALID_ARGUMENT, "segments->off: the blocking helpers");
+    sg.off = 0;
+    /* offsets that fall, or do not end at n: the helpers check */
     expect_refused(clprim_segmented_reduce_host(ctx, &rd, &sg, bad_rows, vals, 4, out, NULL, &count),
                    CLPRIM_INVALID_ARGUMENT, "offsets[2] = 2");
     expect_refused(clprim_segmented_scan_host(ctx, &sd, &sg, bad_rows, vals, out, 5),
@@ -674,7 +700,9 @@ static void test_transforms(void **state)
                 const clprim_reduce_desc rd = {.type = t->type, .op = t->op,
                                                .custom = t->custom ? affine : NULL,
                                                .transform = &tf};
-                clprim_segments sg = {.kind = kinds[kk], .type = CLPRIM_TYPE_UINT32};
+                clprim_segments sg = {.kind = kinds[kk],
+                                      .type = kinds[kk] == CLPRIM_SEGMENTS_FLAGS_U8
+                                                  ? 0 : CLPRIM_TYPE_UINT32};
                 unsigned char *x = malloc((in_off + n) * ie), *y = malloc(n * oe),
                               *got = malloc((out_off + n) * oe);
                 cl_uint *segs = malloc((n + 1) * sizeof *segs);

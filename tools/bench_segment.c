@@ -166,7 +166,7 @@ int clprim_bench_segment(bench *b, const char *form_name, size_t len, const size
                                                                : CLPRIM_SEGMENTS_OFFSETS;
         c.sg.mem = segs;
         c.sg.type = CLPRIM_TYPE_INT32;
-        c.sg.num_segments = m;
+        c.sg.num_segments = c.sg.kind == CLPRIM_SEGMENTS_OFFSETS ? m : 0; /* refused elsewhere */
         c.n = n;
         time_copies(b, bytes, &copy_us, &kernel_us, &copy_host_us, &read_us, &copy_b_us, &read_b_us);
         for (pass = 0; pass < (form == TRANSFORM ? 2 : 1); ++pass) {
