@@ -417,7 +417,11 @@ CLPRIM_API size_t clprim_element_size(const clprim_element *element);
  *             is given, e op e == e is checked.
  *   element   optional: an element type of this context (clprim_element)
  *             to build the operator on; its type, source and size are then
- *             used, and the fields above of those names are ignored.
+ *             used, and the fields above of those names must be NULL and 0
+ *             (CLPRIM_INVALID_ARGUMENT otherwise).
+ * type, source, combine and identity are trusted code: pasted into the
+ * kernels' source as they are (text that closes a function and defines
+ * more is compiled too). Never build them from untrusted input.
  *
  * clprim_operator_create compiles the source for the context's device (the
  * compiler's log goes to the last error on failure: CLPRIM_BUILD_FAILED),

@@ -184,6 +184,11 @@ static clprim_status create_locked(clprim_context *ctx, const clprim_operator_de
     if (d->element && d->element->ctx != ctx)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "desc->element was created on another context");
+    if (d->element && (d->type || d->source || d->size)) /* refused, not ignored */
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                            "desc->%s: desc->element brings its own type, source and size; "
+                            "leave them NULL and 0",
+                            d->type ? "type" : d->source ? "source" : "size");
     /* the operator is built on an element type: the caller's object, or
      * the description's own fields */
     type = d->element ? d->element->type : d->type;

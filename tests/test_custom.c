@@ -490,6 +490,15 @@ static void test_element(void **state)
     d.combine = cases[3].desc.combine;
     d.identity = "stats_combine(a, b)"; /* not an identity expression: no `a` in scope */
     d.element = el;
+    /* the element brings type, source and size: given too, they are refused */
+    d.type = cases[3].desc.type;
+    d.source = NULL;
+    d.size = 0;
+    expect(clprim_operator_create(ctx, &d, &op), CLPRIM_INVALID_ARGUMENT, "desc->type: desc->element");
+    d.type = NULL;
+    d.size = cases[3].desc.size;
+    expect(clprim_operator_create(ctx, &d, &op), CLPRIM_INVALID_ARGUMENT, "desc->size: desc->element");
+    d.size = 0;
     expect(clprim_operator_create(ctx, &d, &op), CLPRIM_BUILD_FAILED, "undeclared identifier");
     other = tu_context();
     d.identity = cases[3].desc.identity;
