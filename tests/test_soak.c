@@ -826,7 +826,9 @@ static void image_size(work *w, size_t *width, size_t *height)
 {
     const size_t n = pick_n(w);
     *width = 1 + n % 300;
-    *height = n / *width;
+    /* pitches reach width + 3 (exclusive tables): pitched rows must still
+     * fit the work arrays (BUF), 8-byte pixels included */
+    *height = n / (*width + 3);
     if (!*height) {
         *width = n;
         *height = 1;
