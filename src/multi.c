@@ -287,17 +287,24 @@ static clprim_status multi_end(multi *m, clprim_status st)
     for (k = 0; m->p && k < m->count; ++k) {
         multi_part *p = &m->p[k];
         free(p->rebased);
+        if (p->buf) {
+            /* finished, unless a wait failed: then the pool reuses it only on
+             * the same in-order queue, or once its last command (the read
+             * not known to be over, else the latest) is done */
+            clprim_context *ctx = m->parts[k].ctx;
+            cl_command_queue_properties props = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+            clGetCommandQueueInfo(p->queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+            pthread_mutex_lock(&ctx->lock);
+            clprim__pool_release(p->buf, p->queue,
+                                 !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
+                                 p->read_pending ? p->total_read : p->last,
+                                 st != CLPRIM_SUCCESS);
+            pthread_mutex_unlock(&ctx->lock);
+        }
         if (p->total_read)
             clReleaseEvent(p->total_read);
         if (p->last)
             clReleaseEvent(p->last);
-        if (p->buf) {
-            /* everything on it is finished (or was never enqueued) */
-            clprim_context *ctx = m->parts[k].ctx;
-            pthread_mutex_lock(&ctx->lock);
-            clprim__pool_release(p->buf, p->queue, 1, NULL, st != CLPRIM_SUCCESS);
-            pthread_mutex_unlock(&ctx->lock);
-        }
     }
     free(m->p);
     return st;
