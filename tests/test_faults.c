@@ -1164,6 +1164,66 @@ static void test_failed_split_then_scans(void **state)
     assert_int_equal(s.findings, 0);
 }
 
+/* Issue 30, defect 2: every wait failing at once (the commands go on) while
+ * a multi-part scan and reduce wait for their parts' totals. The call must
+ * fail with a message; the host memory the totals are read into must
+ * outlive the reads (before: freed under them, a use after free that
+ * AddressSanitizer reports from the runtime's thread); then, with waits
+ * working again, the context scans right. */
+static void test_multi_waits_fail(void **state)
+{
+    enum { PART = 1 << 21 };
+    typedef void (*fail_waits_fn)(int);
+    const fail_waits_fn fail_waits = (fail_waits_fn)dlsym(RTLD_DEFAULT, "clprim_fault_fail_waits");
+    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    static sweep s;
+    clprim_context *ctx = context(s.log);
+    cl_context cl;
+    cl_mem in, out;
+    clprim_part parts[3], rparts[3];
+    cl_int sum = 0, err;
+    clprim_status st;
+    int round;
+    (void)state;
+    assert_non_null(fail_waits);
+    assert_non_null(ctx);
+    cl = clprim_context_cl_context(ctx);
+    in = clCreateBuffer(cl, CL_MEM_READ_WRITE, 3 * PART * sizeof(cl_int), NULL, &err);
+    out = clCreateBuffer(cl, CL_MEM_READ_WRITE, 3 * PART * sizeof(cl_int), NULL, &err);
+    assert_true(in && out);
+    assert_int_equal(clEnqueueWriteBuffer(clprim_context_queue(ctx), in, CL_TRUE, 0, sizeof x, x,
+                                          0, NULL, NULL),
+                     CL_SUCCESS);
+    memset(parts, 0, sizeof parts);
+    for (int k = 0; k < 3; ++k) {
+        parts[k].ctx = ctx;
+        parts[k].in = in;
+        parts[k].in_off = (size_t)k * PART;
+        parts[k].out = out;
+        parts[k].out_off = (size_t)k * PART;
+        parts[k].n = PART;
+        rparts[k] = parts[k];
+        rparts[k].out = NULL; /* a reduce writes no part */
+        rparts[k].out_off = 0;
+    }
+    for (round = 0; round < 4; ++round) {
+        fail_waits(1);
+        st = round % 2 ? clprim_multi_reduce(&rd, rparts, 3, &sum) : clprim_multi_scan(&sd, parts, 3);
+        fail_waits(0);
+        /* every wait failed: success would be a result nobody waited for */
+        s.findings += judge(ctx, round % 2 ? "clprim_multi_reduce (waits failing)"
+                                           : "clprim_multi_scan (waits failing)",
+                            st, 0, "every wait fails at once");
+        clFinish(clprim_context_queue(ctx)); /* the reads end; their callbacks free */
+    }
+    s.findings += scans_right(ctx, in, out, (const cl_uint *)x, N, "after the waits failed");
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clprim_context_release(ctx);
+    assert_int_equal(s.findings, 0);
+}
+
 /* Each test's time, printed (CI's budget: docs/testing.md). */
 static struct timespec started;
 static int start_clock(void **state)
@@ -1188,6 +1248,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         TIMED(test_failed_split_then_scans),
+        TIMED(test_multi_waits_fail),
         TIMED(test_creation_failures_told),
         TIMED(test_context_creation),
         TIMED(test_workload),

@@ -123,6 +123,26 @@ __attribute__((visibility("default"))) void clprim_fault_hold(int on)
     pthread_mutex_unlock(&lock);
 }
 
+/* While on, every clWaitForEvents and clFinish fails at once without
+ * waiting, as from a driver whose waits fail (the commands go on running):
+ * what the caller frees then may still be written. */
+static int waits_fail;
+__attribute__((visibility("default"))) void clprim_fault_fail_waits(int on)
+{
+    pthread_mutex_lock(&lock);
+    waits_fail = on;
+    pthread_mutex_unlock(&lock);
+}
+
+static int waits_failing(void)
+{
+    int on;
+    pthread_mutex_lock(&lock);
+    on = waits_fail;
+    pthread_mutex_unlock(&lock);
+    return on;
+}
+
 /* Stops counting; returns how many faults were injected (0 or 1). */
 __attribute__((visibility("default"))) unsigned long clprim_fault_disarm(void)
 {
@@ -279,6 +299,8 @@ static cl_int real_wait(cl_uint n, const cl_event *list)
 
 CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *list)
 {
+    if (waits_failing())
+        return CL_OUT_OF_RESOURCES;
     const int fail = fail_now(F_clWaitForEvents);
     const cl_int err = real_wait(n, list);
     return fail ? codes[F_clWaitForEvents] : err;
@@ -287,6 +309,8 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *list)
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q)
 {
     static cl_int(CL_API_CALL * real)(cl_command_queue);
+    if (waits_failing())
+        return CL_OUT_OF_RESOURCES;
     const int fail = fail_now(F_clFinish);
     cl_int err;
     if (!real)
