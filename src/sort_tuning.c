@@ -11,7 +11,7 @@ struct clprim__sort_row {
 };
 
 static const struct clprim__sort_row rows[] = {
-    /* NVIDIA: 256 work-items, warps ranked with match.any (sm_70 and later;
+    /* NVIDIA: 256 work-items, warps ranked by votes (match.any before; sm_70 and later;
      * sort.c asks the device). H100, uint32 keys at 2^28, ms per sort
      * (2026-11-24, bench/2026-11-24-h100/sort/): 8 / 12 / 16 / 24 / 32 keys
      * per work-item 17.0 / 13.7 / 13.0 / 12.1 / 12.1; the histogram's grid
