@@ -115,6 +115,22 @@ static clprim_status rebase(part *p, clprim_status st, size_t n, const char *exp
     return st;
 }
 
+/* rebase() for a transform: *out is tf with i counted in the whole array
+ * (p->tf), or tf itself. */
+static clprim_status rebase_transform(part *p, clprim_status st, size_t n,
+                                      const clprim_transform *tf, const clprim_transform **out)
+{
+    const char *text;
+    st = rebase(p, st, n, tf ? tf->expression : NULL, &text);
+    *out = tf;
+    if (st == CLPRIM_SUCCESS && tf) {
+        p->tf = *tf;
+        p->tf.expression = text;
+        *out = &p->tf;
+    }
+    return st;
+}
+
 /* Rank and size, then (elem > 0) the work buffer and host totals. Leaves
  * p ready for agree() and part_end() whatever happens. */
 static clprim_status part_begin(part *p, MPI_Comm comm, clprim_context *ctx, size_t elem)
@@ -250,21 +266,17 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
     clprim_scan_desc sd;
-    const char *text;
+    const clprim_transform *tf;
     part p;
 
     if (st == CLPRIM_SUCCESS)
         st = part_begin(&p, comm, ctx, elem);
     else
         part_begin(&p, comm, ctx, 0);
-    st = rebase(&p, st, n, desc && desc->transform ? desc->transform->expression : NULL, &text);
+    st = rebase_transform(&p, st, n, desc ? desc->transform : NULL, &tf);
     if (st == CLPRIM_SUCCESS) {
         sd = *desc;
-        if (desc->transform) {
-            p.tf = *desc->transform;
-            p.tf.expression = text;
-            sd.transform = &p.tf;
-        }
+        sd.transform = tf;
         desc = &sd;
     }
     /* a lone rank's total is nobody's carry */
@@ -318,7 +330,7 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
     clprim_reduce_desc rd;
-    const char *text;
+    const clprim_transform *tf;
     part p;
 
     if (st == CLPRIM_SUCCESS && !value)
@@ -327,14 +339,10 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
         st = part_begin(&p, comm, ctx, elem);
     else
         part_begin(&p, comm, ctx, 0);
-    st = rebase(&p, st, n, desc && desc->transform ? desc->transform->expression : NULL, &text);
+    st = rebase_transform(&p, st, n, desc ? desc->transform : NULL, &tf);
     if (st == CLPRIM_SUCCESS) {
         rd = *desc;
-        if (desc->transform) {
-            p.tf = *desc->transform;
-            p.tf.expression = text;
-            rd.transform = &p.tf;
-        }
+        rd.transform = tf;
         desc = &rd;
     }
     if (st == CLPRIM_SUCCESS)
