@@ -1242,9 +1242,11 @@ CLPRIM_API clprim_status clprim_sort(clprim_context *ctx, cl_command_queue queue
 CLPRIM_API clprim_status clprim_sort_host(clprim_context *ctx, const clprim_sort_desc *desc,
                                           void *keys, void *values, size_t n);
 
-/* Bytes of scratch a call of clprim_sort with desc and n needs (desc->scratch
- * ignored) in *bytes: the sort's temporary keys and values, digit counts and
- * tile status. For callers that manage device memory themselves. */
+/* Bytes of scratch a call of clprim_sort with desc and n needs, in *bytes:
+ * the sort's temporary keys and values, digit counts and tile status. desc
+ * is the one the sort will get, so every field clprim_sort takes is
+ * accepted (scratch may already be set; the size does not depend on it).
+ * For callers that manage device memory themselves. */
 CLPRIM_API clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_desc *desc,
                                                   size_t n, size_t *bytes);
 
