@@ -236,7 +236,7 @@ static void test_min_max_edges(void **state)
                 fm = edge_buffer(n, flags);
                 if (st == CLPRIM_SUCCESS) {
                     const clprim_reduce_desc d = {type, (clprim_op)op, CLPRIM_REDUCE_AUTO, NULL, NULL};
-                    const clprim_segments sg = {CLPRIM_SEGMENTS_FLAGS_U8, fm, 0, CLPRIM_TYPE_UINT32,
+                    const clprim_segments sg = {CLPRIM_SEGMENTS_FLAGS_U8, fm, 0, 0 /* flags: no type */,
                                                 NULL, 0};
                     unsigned char *segs = malloc((n + 3) * e);
                     cl_ulong nseg = 0;

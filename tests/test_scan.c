@@ -400,7 +400,7 @@ static void test_min_max_edges_segmented_multi(void **state)
                 out = edge_buffer((n + margin) * e, got);
                 fm = edge_buffer(n, flags);
                 {
-                    const clprim_segments sg = {CLPRIM_SEGMENTS_FLAGS_U8, fm, 0, CLPRIM_TYPE_UINT32,
+                    const clprim_segments sg = {CLPRIM_SEGMENTS_FLAGS_U8, fm, 0, 0 /* flags: no type */,
                                                 NULL, 0};
                     st = clprim_segmented_scan(ctx, NULL, &d, &sg, in, 0, out, 0, n, 0, NULL, NULL);
                 }
