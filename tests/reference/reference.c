@@ -481,6 +481,8 @@ static int key_cmp(const sort_ref *r, uint64_t x, uint64_t y)
 {
     const size_t size = clprim_type_size(r->type);
     int c;
+    if (r->end == r->begin) /* an empty range: every key ties, input order stays */
+        return 0;
     if (r->end - r->begin < size * 8) { /* a bit range: of the ordered form */
         const uint64_t mask = (((uint64_t)1 << (r->end - r->begin)) - 1);
         x = (clprim_ref_ordered(r->type, r->descending, x) >> r->begin) & mask;
