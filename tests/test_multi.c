@@ -168,19 +168,26 @@ static cl_mem device_copy(clprim_context *c, const void *src, size_t bytes)
     return m;
 }
 
-/* Cuts x (n elements, owned by sp afterwards) into random parts. */
-static void split_make(split *sp, unsigned char *x, size_t n, size_t elem, uint64_t *s)
+/* Cuts x (n elements, owned by sp afterwards) into random parts, or
+ * (fixed > 0) into `fixed` parts of n / fixed elements (the last takes the
+ * rest), whose starts do not depend on the seed: an expression of i then
+ * builds the same programs in every run, found in the disk cache. */
+static void split_make(split *sp, unsigned char *x, size_t n, size_t elem, uint64_t *s,
+                       size_t fixed)
 {
     size_t k, left = n;
     memset(sp, 0, sizeof *sp);
     sp->x = x;
     sp->n = n;
     sp->elem = elem;
-    sp->count = 1 + tu_rand(s) % MAX_PARTS;
+    sp->count = fixed ? fixed : 1 + tu_rand(s) % MAX_PARTS;
     for (k = 0; k < sp->count; ++k) {
         clprim_part *p = &sp->parts[k];
         /* some parts empty; the last takes what is left */
-        size_t len = k + 1 == sp->count ? left : tu_rand(s) % 4 == 0 ? 0 : tu_rand(s) % (left + 1);
+        size_t len = k + 1 == sp->count ? left
+                     : fixed                ? n / fixed
+                     : tu_rand(s) % 4 == 0  ? 0
+                                            : tu_rand(s) % (left + 1);
         const size_t in_off = tu_rand(s) % 4, out_off = tu_rand(s) % 4;
         const int in_place = tu_rand(s) % 4 == 0;
         unsigned char *buf = malloc((in_off + len + 2) * elem);
@@ -275,7 +282,7 @@ static size_t scan_case(clprim_type type, clprim_op op, int exclusive, size_t n,
 
     assert_true(x && got);
     clprim_ref_fill(type, op, x, n, s);
-    split_make(&sp, x, n, elem, s);
+    split_make(&sp, x, n, elem, s, 0);
     describe(what, sizeof what, &sp, "multi-scan");
     snprintf(what + strlen(what), sizeof what - strlen(what), " %s %s %s", clprim_type_name(type),
              clprim_op_name(op), exclusive ? "exclusive" : "inclusive");
@@ -334,7 +341,7 @@ static void test_multi_reduce(void **state)
         }
         assert_non_null(x);
         clprim_ref_fill(type, o, x, n, &s);
-        split_make(&sp, x, n, elem, &s);
+        split_make(&sp, x, n, elem, &s, 0);
         describe(what, sizeof what, &sp, "multi-reduce");
         snprintf(what + strlen(what), sizeof what - strlen(what), " %s %s", clprim_type_name(type),
                  clprim_op_name(o));
@@ -379,7 +386,7 @@ static void test_multi_select(void **state)
             clprim_ref_compare(CLPRIM_TYPE_INT32, CLPRIM_PREDICATE_GREATER, &threshold, x, n, keep);
         }
         kept = clprim_ref_select(x, n, sizeof *x, keep, want, NULL);
-        split_make(&sp, (unsigned char *)x, n, sizeof *x, &s);
+        split_make(&sp, (unsigned char *)x, n, sizeof *x, &s, 0);
         for (k = 0; by_flags && k < sp.count; ++k) {
             sp.parts[k].flags = device_copy(sp.parts[k].ctx, keep + sp.start[k], sp.parts[k].n);
             sp.parts[k].flags_off = 0;
@@ -447,7 +454,7 @@ static void test_multi_custom(void **state)
             x[2 * i + 1] = (cl_uint)tu_rand(&s);
         }
         memcpy(copy, x, n * 8);
-        split_make(&sp, copy, n, 8, &s);
+        split_make(&sp, copy, n, 8, &s, 0);
         for (k = 0; k < sp.count; ++k)
             sp.parts[k].custom = ops[k % pools];
         run[0] = 1;
@@ -525,16 +532,7 @@ static void test_multi_index(void **state)
         char what[256];
         assert_non_null(copy);
         memcpy(copy, x, n * sizeof *x);
-        /* split_make picks the number of parts: draw until it is `parts` */
-        do {
-            split_make(&sp, copy, n, sizeof *x, &s);
-            if (sp.count == parts)
-                break;
-            copy = malloc(n * sizeof *x);
-            assert_non_null(copy);
-            memcpy(copy, x, n * sizeof *x);
-            split_release(&sp);
-        } while (1);
+        split_make(&sp, copy, n, sizeof *x, &s, parts);
         describe(what, sizeof what, &sp, "multi index");
         /* the scan's output is uint64: each part gets an output of its own */
         for (k = 0; k < sp.count; ++k) {
