@@ -205,14 +205,15 @@ static int read_over(cl_event ev)
            status <= CL_COMPLETE;
 }
 
-/* Frees m->totals now, or when the reads not known to be over end; if
- * that cannot be arranged they are left allocated (a leak of a few bytes
- * is the only safe outcome when the runtime may still write them). */
-static void free_totals(multi *m)
+/* Frees m->totals now (finished: every part's queue finished, so every
+ * read is over), or when the reads not known to be over end; if that
+ * cannot be arranged they are left allocated (a leak of a few bytes is the
+ * only safe outcome when the runtime may still write them). */
+static void free_totals(multi *m, int finished)
 {
     totals_hold *h;
     size_t k, pending = 0;
-    for (k = 0; m->p && k < m->count; ++k) {
+    for (k = 0; !finished && m->p && k < m->count; ++k) {
         multi_part *p = &m->p[k];
         p->read_pending = p->total_read && !read_over(p->total_read);
         pending += (size_t)p->read_pending;
@@ -274,30 +275,35 @@ static clprim_status multi_begin(multi *m, const clprim_part *parts, size_t coun
 static clprim_status multi_end(multi *m, clprim_status st)
 {
     size_t k;
+    int finished = 1;
     for (k = 0; m->p && k < m->count; ++k) {
         multi_part *p = &m->p[k];
         if (p->used) {
             const cl_int err = clFinish(p->queue);
+            finished &= err == CL_SUCCESS;
             if (err != CL_SUCCESS && st == CLPRIM_SUCCESS)
                 st = clprim__fail_unlocked(m->parts[k].ctx, err, "part %zu: clFinish failed: %s",
                                            k, clprim_status_string(err));
         }
     }
-    free_totals(m); /* before the reads' events go */
+    free_totals(m, finished); /* before the reads' events go */
     for (k = 0; m->p && k < m->count; ++k) {
         multi_part *p = &m->p[k];
         free(p->rebased);
         if (p->buf) {
-            /* finished, unless a wait failed: then the pool reuses it only on
-             * the same in-order queue, or once its last command (the read
-             * not known to be over, else the latest) is done */
+            /* finished: nothing runs on it any more; else the pool reuses it
+             * only on the same in-order queue, or once its last command (the
+             * read not known to be over, else the latest) is done */
             clprim_context *ctx = m->parts[k].ctx;
             cl_command_queue_properties props = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
-            clGetCommandQueueInfo(p->queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+            if (finished)
+                props = 0;
+            else
+                clGetCommandQueueInfo(p->queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
             pthread_mutex_lock(&ctx->lock);
             clprim__pool_release(p->buf, p->queue,
                                  !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
-                                 p->read_pending ? p->total_read : p->last,
+                                 finished ? NULL : p->read_pending ? p->total_read : p->last,
                                  st != CLPRIM_SUCCESS);
             pthread_mutex_unlock(&ctx->lock);
         }
