@@ -442,6 +442,11 @@ clprim_status clprim__launch_temp(clprim__launch *l, size_t bytes, clprim__pool_
  * its zero-fill or its commands may never have run. */
 void clprim__launch_temps_release(clprim__launch *l, int mark, clprim_status st);
 
+/* Lock held. A transform that changes the element size refused where in
+ * and out are one buffer (the message every call gives). */
+clprim_status clprim__check_transform_in_place(clprim__launch *l, const clprim_transform *tf,
+                                               cl_mem in, cl_mem out);
+
 /* Lock held. Kernel `name` of prog with its first `count` arguments
  * (clprim__set_args), enqueued on l's chain as groups x wg work-items. */
 clprim_status clprim__launch_kernel(clprim__launch *l, clprim__program *prog, const char *name,

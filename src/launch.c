@@ -190,6 +190,24 @@ static clprim_status chain_end(clprim_context *ctx, clprim__chain *c, cl_event *
 
 /* ---- one call ---- */
 
+/* The refusal of in == out where a transform changes the element size
+ * (in_elem bytes read, out_elem written), said the same by every call. */
+static clprim_status refuse_resized_in_place(clprim_context *ctx, size_t in_elem, size_t out_elem)
+{
+    return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
+                        "a transform that changes the element size (%zu to %zu bytes) cannot run "
+                        "in place (in == out)", in_elem, out_elem);
+}
+
+clprim_status clprim__check_transform_in_place(clprim__launch *l, const clprim_transform *tf,
+                                               cl_mem in, cl_mem out)
+{
+    const size_t in_elem = clprim__transform_input_size(tf, l->elem.size);
+    return in != out || in_elem == l->elem.size
+               ? CLPRIM_SUCCESS
+               : refuse_resized_in_place(l->ctx, in_elem, l->elem.size);
+}
+
 /* What the call writes must be writable, and must not overlap anything
  * else the call reads or writes in the same buffer (the kernels would read
  * what they have already written), except in == out over one range where
@@ -222,10 +240,7 @@ static clprim_status check_overlaps(clprim_context *ctx, const clprim__call *c, 
             if (pair && b0 == o0 && b1 == o1)
                 continue;
             if (pair && b0 == o0 && eb != eo)
-                return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                                    "a transform that changes the element size (%zu to %zu bytes) "
-                                    "cannot run in place (%s == %s)",
-                                    i < j ? eb : eo, i < j ? eo : eb, o->name, b->name);
+                return refuse_resized_in_place(ctx, i < j ? eb : eo, i < j ? eo : eb);
             return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                                 "%s [%zu, %zu) and %s [%zu, %zu) overlap in one buffer (bytes)%s",
                                 o->name, o0, o1, b->name, b0, b1,

@@ -322,10 +322,8 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     st = clprim__transform_params(ctx, d->transform, &transform);
     if (st != CLPRIM_SUCCESS)
         return st;
-    if (transform && a->in == a->out && clprim__transform_input_size(d->transform, 0) != e->size)
-        st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                          "a transform that changes the element size cannot run in place "
-                          "(in == out)");
+    if (transform)
+        st = clprim__check_transform_in_place(l, d->transform, a->in, a->out);
     if (st != CLPRIM_SUCCESS || n == 0) {
         free(transform);
         return st;

@@ -239,12 +239,8 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
 
     if (st == CLPRIM_SUCCESS)
         st = clprim__transform_params(ctx, a->tf, &transform);
-    if (st == CLPRIM_SUCCESS && transform && a->in == a->out &&
-        clprim__transform_input_size(a->tf, 0) != e->size)
-        st = clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
-                          "a transform that changes the element size (%zu to %zu bytes) cannot "
-                          "run in place (in == out)", clprim__transform_input_size(a->tf, 0),
-                          e->size);
+    if (st == CLPRIM_SUCCESS && transform)
+        st = clprim__check_transform_in_place(l, a->tf, a->in, a->out);
     if (st != CLPRIM_SUCCESS) {
         free(transform);
         return st;
