@@ -39,70 +39,20 @@
 #define TILE (WG_SIZE * ITEMS)
 #define COMPACT_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 
-/* ---- exclusive scan of one uint per work-item over the work-group ---- */
-#if CLPRIM_NV_PTX && SIMD_WIDTH == 32 && (WG_SIZE % 32) == 0
-#define COMPACT_SCRATCH (WG_SIZE / 32)
-inline uint compact_shfl_up(uint v, uint d)
-{
-    uint r;
-    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(d));
-    return r;
-}
-
 /* Flags (uint8 or uint32) are read where a warp reads consecutive ones, as
  * the tile is stashed, and kept as one bit per element in local memory (a
  * warp's ballot is the word of its 32 elements); read where each work-item
  * takes its ITEMS consecutive elements, every work-item read a byte 32 apart
  * from its neighbour's (H100, 50% kept: 0.276 of copy, against 0.78 for a
  * comparison). */
+#if CLPRIM_WARP_PTX
 #define COMPACT_MASKS (PRED == 6 || PRED == 7)
-
-inline uint compact_warp_scan(uint v, uint lane)
-{
-    for (uint d = 1; d < 32; d <<= 1) {
-        const uint up = compact_shfl_up(v, d);
-        if (lane >= d)
-            v += up;
-    }
-    return v;
-}
-
-/* Returns the sum over the work-items before this one; *total: over all. */
-inline uint compact_exscan(uint v, local uint *scratch, uint *total)
-{
-    const uint lid = get_local_id(0), lane = lid & 31u, warp = lid >> 5;
-    const uint inclusive = compact_warp_scan(v, lane);
-    if (lane == 31u)
-        scratch[warp] = inclusive;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (warp == 0) {
-        const uint w = lane < WG_SIZE / 32 ? scratch[lane] : 0u;
-        const uint s = compact_warp_scan(w, lane);
-        if (lane < WG_SIZE / 32)
-            scratch[lane] = s;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    *total = scratch[WG_SIZE / 32 - 1];
-    return inclusive - v + (warp > 0 ? scratch[warp - 1] : 0u);
-}
 #else
 #define COMPACT_MASKS 0
-#define COMPACT_SCRATCH WG_SIZE
-inline uint compact_exscan(uint v, local uint *scratch, uint *total)
-{
-    const uint lid = get_local_id(0);
-    scratch[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = 1; d < WG_SIZE; d <<= 1) {
-        const uint left = lid >= d ? scratch[lid - d] : 0u;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        scratch[lid] += left;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    *total = scratch[WG_SIZE - 1];
-    return scratch[lid] - v;
-}
 #endif
+/* counts scanned over the work-group: group_scan.clh's clprim_u32 */
+#define compact_exscan clprim_u32_wg_exscan
+#define COMPACT_SCRATCH CLPRIM_GROUP_SCRATCH
 
 #if CLPRIM_SINGLE_PASS
 /* Tile t's elements into registers r, work-item o holding o, o + WG_SIZE,
@@ -295,46 +245,23 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        /* the first SIMD group (or work-item 0) publishes and looks back */
-        if (lid < 32) {
+        /* the first SIMD group publishes and looks back */
 #if MODE == COMPACT_RLE
-            compact_carry own;
-            own.count = total;
-            own.last = total ? base + pos[PAD(total - 1)] : 0;
+        compact_carry own;
+        own.count = total;
+        own.last = total ? base + pos[PAD(total - 1)] : 0;
 #else
-            const ulong own = total;
+        const ulong own = total;
 #endif
-            LB_T prefix = LB_IDENTITY;
-            if (!one_tile && t > 0) {
-#if COMPACT_LOOPED /* later tiles: published by the iteration before */
-                if (lid == 0 && first)
-#else
-                if (lid == 0)
-#endif
-                    clprim_tile_publish(st, t, generation, TILE_AGGREGATE, own);
-#if CLPRIM_LOOKBACK_WARP
-                prefix = clprim_lookback_warp(st, t, generation, LB_IDENTITY, in, tile_size, n,
-                                              flags, value);
-#else
-                if (lid == 0)
-                    prefix = clprim_lookback(st, t, generation, LB_IDENTITY, 1, in, tile_size,
-                                             n, flags, value);
-#endif
-            }
-            if (lid == 0) {
-                if (!one_tile)
-                    clprim_tile_publish(st, t, generation, TILE_PREFIX, LB_OP(prefix, own));
-                before_tile = prefix;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint how = (one_tile ? TP_ALONE : 0u) | (COMPACT_LOOPED && !first ? TP_PUBLISHED : 0u);
+        const LB_T carried = clprim_wg_tile_prefix(st, t, generation, own, LB_IDENTITY, how,
+                                                   &before_tile, in, tile_size, n, flags, value);
         /* the ticket after next, by a work-item outside the look-back, while
          * the tile is written (everyone has read tickets[1] by now) */
 #if COMPACT_LOOPED
         if (loop && lid == WG_SIZE - 1 && next < tiles)
             tickets[1] = atomic_inc(st.counters);
 #endif
-        const LB_T carried = before_tile;
         const ulong b = COMPACT_COUNT(carried);
 
         for (uint i = lid; i < total; i += WG_SIZE) {

@@ -136,7 +136,7 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
         acc = OP(acc, clprim_in(in[i], i));
 #endif
     T total;
-    clprim_wg_exscan_value(acc, scratch, &total);
+    clprim_wg_exscan(acc, scratch, &total);
     const uint lid = get_local_id(0), groups = get_num_groups(0);
     if (!state) {
         if (lid == 0)
@@ -158,7 +158,7 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
     acc = IDENTITY;
     for (uint g = lid * per; g < end; ++g)
         acc = OP(acc, partials[g]);
-    clprim_wg_exscan_value(acc, scratch, &total);
+    clprim_wg_exscan(acc, scratch, &total);
     if (lid == 0) {
         out[out_off] = total;
         atomic_xchg(done, 0u);

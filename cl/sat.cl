@@ -114,12 +114,9 @@ inline T sat_row_left(clprim_tiles s, ulong y, ulong q, uint generation, T total
 #endif
         return IDENTITY;
     }
-#if !SAT_CHAINED
-    clprim_tile_publish(s, t, generation, TILE_AGGREGATE, total);
-#endif
-    const T left = clprim_lookback(s, t, generation, IDENTITY, !SAT_CHAINED, LB_FALLBACK_ARGS);
-    clprim_tile_publish(s, t, generation, TILE_PREFIX, OP(left, total));
-    return left;
+    /* one chain per image row: each row's work-item walks its own */
+    return clprim_tile_prefix(s, t, generation, total, IDENTITY,
+                              TP_SERIAL | (SAT_CHAINED ? TP_DOMINO : 0u), LB_FALLBACK_ARGS);
 }
 
 SAT_KERNEL sat_single_pass(global const IN_T *in, ulong in_off, ulong in_pitch, global T *out,

@@ -168,7 +168,7 @@ inline T clprim_tile_scan_begin(local T *s, local T *scratch, global const IN_T 
         run = OP(run, s[PAD(first + j)]);
         r[j] = run;
     }
-    return clprim_wg_exscan_value(run, scratch, total);
+    return clprim_wg_exscan(run, scratch, total);
 }
 
 /* Second half: stores the tile with `prefix` (everything before this
@@ -328,7 +328,7 @@ inline T clprim_tile_scan_begin_local(local TV *s, local T *scratch, T *total)
             x.a[j] = run = OP(run, x.a[j]);
         s[clprim_sp_slot(o, c)] = x.v;
     }
-    return clprim_wg_exscan_value(run, scratch, total);
+    return clprim_wg_exscan(run, scratch, total);
 }
 
 /* Second half: combines `prefix` (everything before this work-item's
@@ -394,7 +394,7 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
     local TV s[WG_SIZE * SP_CHUNKS];
     local T scratch[CLPRIM_WG_SCAN_SCRATCH], scratch2[CLPRIM_WG_SCAN_SCRATCH];
     local uint tickets[2];
-    local T carry;
+    local T carry_slot;
     const ulong tile = WG_SIZE * SP_TILE_ITEMS, tiles = (n + tile - 1) / tile;
     const int one_tile = (flags & SCAN_ONE_TILE) != 0, domino = (flags & SCAN_DOMINO) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
@@ -440,39 +440,20 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
             for (uint k = 0; k < SP_CHUNKS; ++k)
                 v = OP(v, clprim_fold_vec(clprim_sp_cook(r[k], next * tile, n,
                                                          k * WG_SIZE + lid)));
-            clprim_wg_exscan_value(v, scratch2, &agg);
+            clprim_wg_exscan(v, scratch2, &agg);
             if (lid == 0)
                 clprim_tile_publish(st, next, generation, TILE_AGGREGATE, agg);
         }
 #endif
-        /* the first SIMD group (or work-item 0) looks back */
-        if (lid < 32) {
-            T before = carry_in;
-            if (!one_tile && t > 0) {
-                if (!domino && lid == 0 && (!SP_PREFETCH || first))
-                    clprim_tile_publish(st, t, generation, TILE_AGGREGATE, total);
-#if CLPRIM_LOOKBACK_WARP
-                if (!domino)
-                    before = clprim_lookback_warp(st, t, generation, carry_in, in, tile, n);
-                else
-#endif
-                if (lid == 0)
-                    before = clprim_lookback(st, t, generation, carry_in, !domino, in, tile, n);
-            }
-            if (lid == 0) {
-                if (!one_tile) {
-                    clprim_tile_publish(st, t, generation, TILE_PREFIX, OP(before, total));
-                    /* in place, the prefix is visible before any of this tile's
-                     * output (lookback.clh); otherwise nobody reads our output,
-                     * and the fence, a full L2 round trip on every tile's
-                     * critical path, is skipped (H100: 0.56 -> 0.61 of copy) */
-                    if (flags & SCAN_IN_PLACE)
-                        clprim_fence_release();
-                }
-                carry = before;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        /* in place, the prefix is visible before any of this tile's output
+         * (lookback.clh); otherwise nobody reads our output, and the fence, a
+         * full L2 round trip on every tile's critical path, is skipped (H100:
+         * 0.56 -> 0.61 of copy) */
+        const uint how = (one_tile ? TP_ALONE : 0u) | (domino ? TP_DOMINO : 0u) |
+                         (SP_PREFETCH && !first ? TP_PUBLISHED : 0u) |
+                         ((flags & SCAN_IN_PLACE) ? TP_FENCE : 0u);
+        const T carry = clprim_wg_tile_prefix(st, t, generation, total, carry_in, how, &carry_slot,
+                                              in, tile, n);
         /* the ticket after next, by a work-item outside the look-back,
          * while the tile is stored (everyone has read tickets[1] by now) */
         if (SP_PREFETCH && lid == WG_SIZE - 1 && next < tiles)
@@ -499,7 +480,7 @@ SCAN_KERNEL scan_reduce(global const IN_T *in, ulong in_off, ulong n, global T *
     T run = IDENTITY, total;
     for (uint j = 0; j < TILE_ITEMS; ++j)
         run = OP(run, s[PAD(first + j)]);
-    clprim_wg_exscan_value(run, scratch, &total);
+    clprim_wg_exscan(run, scratch, &total);
     if (get_local_id(0) == 0)
         sums[sums_off + get_group_id(0)] = total;
 }

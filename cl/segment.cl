@@ -21,66 +21,9 @@
 #define TILE (WG_SIZE * ITEMS)
 #define SEG_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 
-/* ---- exclusive scan of one (value, heads) pair per work-item ---- */
-#if CLPRIM_SIMD_SHUFFLE
-#define SEG_SCRATCH (WG_SIZE / 32)
-inline seg_pair seg_shfl_up(seg_pair p, uint d)
-{
-    return seg_pair_make(clprim_shfl_up(p.v, d), clprim_shfl_up_u32(p.c, d));
-}
-
-inline seg_pair seg_warp_scan(seg_pair p, uint lane)
-{
-    for (uint d = 1; d < 32; d <<= 1) {
-        const seg_pair up = seg_shfl_up(p, d);
-        if (lane >= d)
-            p = seg_combine(up, p);
-    }
-    return p;
-}
-
-/* The pairs of the work-items before this one combined in order; *total:
- * all of them. Every work-item must call it. */
-inline seg_pair seg_wg_exscan(seg_pair p, local seg_pair *scratch, seg_pair *total)
-{
-    const uint lid = get_local_id(0), lane = lid & 31u, warp = lid >> 5;
-    const seg_pair inclusive = seg_warp_scan(p, lane);
-    seg_pair before = seg_shfl_up(inclusive, 1);
-    if (lane == 0)
-        before = seg_pair_make(IDENTITY, 0);
-    if (lane == 31u)
-        scratch[warp] = inclusive;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (warp == 0) {
-        seg_pair w = lane < WG_SIZE / 32 ? scratch[lane] : seg_pair_make(IDENTITY, 0);
-        w = seg_warp_scan(w, lane);
-        if (lane < WG_SIZE / 32)
-            scratch[lane] = w;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (warp > 0)
-        before = seg_combine(scratch[warp - 1], before);
-    *total = scratch[WG_SIZE / 32 - 1];
-    return before;
-}
-#else
-#define SEG_SCRATCH WG_SIZE
-inline seg_pair seg_wg_exscan(seg_pair p, local seg_pair *scratch, seg_pair *total)
-{
-    const uint lid = get_local_id(0);
-    scratch[lid] = p;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = 1; d < WG_SIZE; d <<= 1) {
-        const seg_pair left = lid >= d ? scratch[lid - d] : seg_pair_make(IDENTITY, 0);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid >= d)
-            scratch[lid] = seg_combine(left, scratch[lid]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    *total = scratch[WG_SIZE - 1];
-    return lid > 0 ? scratch[lid - 1] : seg_pair_make(IDENTITY, 0);
-}
-#endif
+/* (value, heads) pairs scanned over the work-group: group_scan.clh's
+ * seg_wg_exscan */
+CLPRIM_GROUP_SCANS(seg, seg_pair, seg_combine, seg_pair_make(IDENTITY, 0))
 
 #if CLPRIM_SINGLE_PASS
 /* One tile per work-group, in ticket order. The tile's values go through
@@ -99,7 +42,7 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
     /* element i's head count at PAD(i); PAD(valid): the element after the
      * tile (1 at the end of the data), for the last segment end */
     local uint heads[PADDED_SIZE(TILE) + 1];
-    local seg_pair scratch[SEG_SCRATCH];
+    local seg_pair scratch[CLPRIM_GROUP_SCRATCH];
     local uint tickets[2];
     local LB_T carry;
     const ulong tiles = n ? (n + TILE - 1) / TILE : 1;
@@ -186,54 +129,21 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
     seg_pair total;
     const seg_pair within = seg_wg_exscan(run, scratch, &total);
 
-    /* the first SIMD group (or work-item 0) publishes and looks back */
-    if (lid < 32) {
+    /* the first SIMD group publishes and looks back */
 #if SEG_REDUCE
-        const seg_carry own = seg_carry_of(total);
-        seg_carry before = LB_IDENTITY;
-        if (!one_tile && t > 0) {
-            if (lid == 0)
-                clprim_tile_publish(st, t, generation, TILE_AGGREGATE, own);
-#if CLPRIM_LOOKBACK_WARP
-            before = clprim_lookback_warp(st, t, generation, LB_IDENTITY, src);
+    const uint how = one_tile ? TP_ALONE : 0u;
+    const LB_T carried = clprim_wg_tile_prefix(st, t, generation, seg_carry_of(total),
+                                               LB_IDENTITY, how, &carry, src);
 #else
-            if (lid == 0)
-                before = clprim_lookback(st, t, generation, LB_IDENTITY, 1, src);
+    /* a tile with a head settles the tiles after it; one that starts with a
+     * head needs nothing from before it; in place, every prefix is visible
+     * before any output (lookback.clh's fallback relies on it) */
+    const uint how = (one_tile ? TP_ALONE : 0u) | (total.c ? TP_SETTLED : 0u) |
+                     (heads[PAD(0)] ? TP_NO_WALK : 0u) |
+                     ((sflags & SEG_IN_PLACE) ? TP_FENCE : 0u);
+    const LB_T carried = clprim_wg_tile_prefix(st, t, generation, total.v, LB_IDENTITY, how,
+                                               &carry, src);
 #endif
-        }
-        if (lid == 0) {
-            if (!one_tile)
-                clprim_tile_publish(st, t, generation, TILE_PREFIX, LB_OP(before, own));
-            carry = before;
-        }
-#else
-        T before = IDENTITY;
-        if (!one_tile && lid == 0 && (total.c || t > 0))
-            clprim_tile_publish(st, t, generation, total.c ? TILE_PREFIX : TILE_AGGREGATE,
-                                total.v);
-        /* a tile that starts with a head needs nothing from before it */
-        if (!one_tile && t > 0 && heads[PAD(0)] == 0) {
-#if CLPRIM_LOOKBACK_WARP
-            before = clprim_lookback_warp(st, t, generation, LB_IDENTITY, src);
-#else
-            if (lid == 0)
-                before = clprim_lookback(st, t, generation, LB_IDENTITY, 1, src);
-#endif
-        }
-        if (lid == 0) {
-            if (!one_tile && !total.c)
-                clprim_tile_publish(st, t, generation, TILE_PREFIX, OP(before, total.v));
-            /* in place, every prefix is visible before any output
-             * (lookback.clh's fallback relies on it) */
-            if (!one_tile && (sflags & SEG_IN_PLACE))
-                clprim_fence_release();
-            carry = before;
-        }
-#endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-
-    const LB_T carried = carry;
 #if SEG_REDUCE
     const T left = within.c ? within.v : OP(carried.v, within.v);
     const ulong ranks = carried.c + within.c; /* segments starting before this run */

@@ -71,7 +71,7 @@ typedef uchar sort_value; /* unused */
     local T lkeys[TILE];                                                        \
     SORT_LSRC;                                                                  \
     local uint count[SORT_RADIX], start[SORT_RADIX];                            \
-    local T scratch[CLPRIM_WG_SCAN_SCRATCH];                                    \
+    local uint scratch[CLPRIM_GROUP_SCRATCH];                                  \
     SORT_WHIST
 
 /* Writes the sorted tile (lkeys, lsrc: sources relative to vin) to
@@ -192,10 +192,9 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
         clprim_tiles sd = s;
         POS_T before = hist[d];
         sd.words += d * LB_WORDS;
-        if (t > 0) {
-            before = clprim_lookback(sd, t, generation, before, 1, kin, n, kmode, shift, mask, d);
-            clprim_tile_publish(sd, t, generation, TILE_PREFIX, before + count[d]);
-        }
+        /* (published early, above) */
+        before = clprim_tile_prefix(sd, t, generation, count[d], before,
+                                    TP_SERIAL | TP_PUBLISHED, kin, n, kmode, shift, mask, d);
         off[d] = before - start[d];
     }
     barrier(CLK_LOCAL_MEM_FENCE);

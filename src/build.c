@@ -382,8 +382,9 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
     /* every program gets the element, SIMD-group and work-group layers; the
      * single-pass layer (common/lookback.clh) comes in spec->files, after
      * what a primitive defines for it to carry */
-    static const char *const common[] = {"common/abi.h", "common/elem.clh", "common/simd.clh",
-                                         "common/wg_scan.clh"};
+    static const char *const common[] = {"common/abi.h",         "common/elem.clh",
+                                         "common/ptx.clh",       "common/group_scan.clh",
+                                         "common/simd.clh",      "common/wg_scan.clh"};
     text src = {0};
     char head[320];
     clprim_status st = CLPRIM_SUCCESS;

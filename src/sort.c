@@ -418,7 +418,7 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     unsigned wg, tile;
     int in_place, keys_in_place, values_in_place;
     sort_plan p;
-    key_form f;
+    key_form f = {0};
     sort_memory m;
     io x;
     clprim_status st = key_form_of(ctx, d, a->n, &f);
@@ -603,7 +603,7 @@ clprim_status clprim_split(clprim_context *ctx, cl_command_queue queue, const cl
 clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_desc *desc, size_t n,
                                        size_t *bytes)
 {
-    key_form f;
+    key_form f = {0};
     sort_plan p;
     sort_memory m;
     clprim_status st;
