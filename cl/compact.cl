@@ -50,7 +50,8 @@
 #else
 #define COMPACT_MASKS 0
 #endif
-/* counts scanned over the work-group: group_scan.clh's clprim_u32 */
+/* counts scanned over the work-group: group_scan.clh's clprim_u32 (the
+ * same speed as a scan of its own, H100 2026-11-25) */
 #define compact_exscan clprim_u32_wg_exscan
 #define COMPACT_SCRATCH CLPRIM_GROUP_SCRATCH
 
@@ -245,23 +246,50 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        /* the first SIMD group publishes and looks back */
+        /* the first SIMD group (or work-item 0) publishes and looks back:
+         * written out here, not through lookback.clh's clprim_wg_tile_prefix,
+         * which costs this kernel registers and speed (H100, 2026-11-25, int32
+         * at 2^28: select 0.779 -> 0.687 of copy, uint8 flags 0.71 -> 0.59,
+         * both at 128 registers; unbounded, 199 registers and flags 0.373) */
+        if (lid < 32) {
 #if MODE == COMPACT_RLE
-        compact_carry own;
-        own.count = total;
-        own.last = total ? base + pos[PAD(total - 1)] : 0;
+            compact_carry own;
+            own.count = total;
+            own.last = total ? base + pos[PAD(total - 1)] : 0;
 #else
-        const ulong own = total;
+            const ulong own = total;
 #endif
-        const uint how = (one_tile ? TP_ALONE : 0u) | (COMPACT_LOOPED && !first ? TP_PUBLISHED : 0u);
-        const LB_T carried = clprim_wg_tile_prefix(st, t, generation, own, LB_IDENTITY, how,
-                                                   &before_tile, in, tile_size, n, flags, value);
+            LB_T prefix = LB_IDENTITY;
+            if (!one_tile && t > 0) {
+#if COMPACT_LOOPED /* later tiles: published by the iteration before */
+                if (lid == 0 && first)
+#else
+                if (lid == 0)
+#endif
+                    clprim_tile_publish(st, t, generation, TILE_AGGREGATE, own);
+#if CLPRIM_LOOKBACK_WARP
+                prefix = clprim_lookback_warp(st, t, generation, LB_IDENTITY, in, tile_size, n,
+                                              flags, value);
+#else
+                if (lid == 0)
+                    prefix = clprim_lookback(st, t, generation, LB_IDENTITY, 1, in, tile_size,
+                                             n, flags, value);
+#endif
+            }
+            if (lid == 0) {
+                if (!one_tile)
+                    clprim_tile_publish(st, t, generation, TILE_PREFIX, LB_OP(prefix, own));
+                before_tile = prefix;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
         /* the ticket after next, by a work-item outside the look-back, while
          * the tile is written (everyone has read tickets[1] by now) */
 #if COMPACT_LOOPED
         if (loop && lid == WG_SIZE - 1 && next < tiles)
             tickets[1] = atomic_inc(st.counters);
 #endif
+        const LB_T carried = before_tile;
         const ulong b = COMPACT_COUNT(carried);
 
         for (uint i = lid; i < total; i += WG_SIZE) {

@@ -230,7 +230,11 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
         ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
     const int offsets = s->kind == CLPRIM_SEGMENTS_OFFSETS;
     clprim__segment_tuning t = clprim__segment_tuning_for(ctx, e->size, a->n, a->reduce);
-    clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0, NULL};
+    /* NVIDIA: the single pass bounded to the registers its code needed
+     * before the tile-prefix step was shared (64: four work-groups per SM);
+     * left to itself the compiler took 94 after that change (H100, int32,
+     * 2026-11-25: scan by offsets 0.612 -> 0.448 of copy) */
+    clprim__program_spec spec = {program_files, e->defines, NULL, 0, "seg_single_pass", 64, NULL};
     clprim__program *prog;
     cl_mem state = NULL, bounds = NULL;
     cl_uint generation = 0, sflags;
