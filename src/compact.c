@@ -176,30 +176,31 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
          * their number first, in a pass that only reads */
         const cl_ulong most = (cl_ulong)ctx->info.compute_units * t->count_groups_per_cu;
         const cl_ulong groups = (k->n + wg - 1) / wg < most ? (k->n + wg - 1) / wg : most;
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, k->elem,
-                                sizeof(cl_mem), 8};
-        const void *const values[] = {&k->in, &k->in_off, &k->n, &k->flags, &k->flags_off,
-                                      k->value, &a->count, &count_off};
+        const clprim__arg args[] = {CLPRIM__ARG(k->in),        CLPRIM__ARG(k->in_off),
+                                    CLPRIM__ARG(k->n),         CLPRIM__ARG(k->flags),
+                                    CLPRIM__ARG(k->flags_off),
+                                    CLPRIM__ARG_BYTES(k->value, k->elem),
+                                    CLPRIM__ARG(a->count),     CLPRIM__ARG(count_off)};
         kflags |= COMPACT_KNOWN_TOTAL;
         st = clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8);
         if (st == CLPRIM_SUCCESS)
-            st = clprim__launch_kernel(l, prog, "compact_count", 8, sizes, values,
-                                       groups ? groups : 1, wg);
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "compact_count", args, groups ? groups : 1, wg);
     }
     if (st == CLPRIM_SUCCESS) {
         /* each work-group scans tiles until the tickets run out */
         const cl_ulong most = (cl_ulong)ctx->info.compute_units * t->groups_per_cu;
         const cl_ulong groups = looped(ctx, t) && most < tiles ? most : tiles;
-        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8,
-                                k->elem, sizeof(cl_mem), 8, sizeof(cl_mem), 8, sizeof(cl_mem), 8,
-                                sizeof(cl_mem), 4, 4};
-        const void *const values[] = {&k->in,   &k->in_off,   &k->out,      &k->out_off,
-                                      &k->n,    &k->flags,    &k->flags_off, k->value,
-                                      &indices, &indices_off, &a->lengths,  &lengths_off,
-                                      &a->count, &count_off,  &state,       &generation,
-                                      &kflags};
-        st = clprim__launch_kernel(l, prog, "compact_single_pass", 17, sizes, values,
-                                   (size_t)groups, wg);
+        const clprim__arg args[] = {CLPRIM__ARG(k->in),        CLPRIM__ARG(k->in_off),
+                                    CLPRIM__ARG(k->out),       CLPRIM__ARG(k->out_off),
+                                    CLPRIM__ARG(k->n),         CLPRIM__ARG(k->flags),
+                                    CLPRIM__ARG(k->flags_off),
+                                    CLPRIM__ARG_BYTES(k->value, k->elem),
+                                    CLPRIM__ARG(indices),      CLPRIM__ARG(indices_off),
+                                    CLPRIM__ARG(a->lengths),   CLPRIM__ARG(lengths_off),
+                                    CLPRIM__ARG(a->count),     CLPRIM__ARG(count_off),
+                                    CLPRIM__ARG(state),        CLPRIM__ARG(generation),
+                                    CLPRIM__ARG(kflags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "compact_single_pass", args, (size_t)groups, wg);
     }
     return st;
 }
@@ -220,23 +221,25 @@ static clprim_status three_pass(clprim__launch *l, clprim__program *prog, const 
         return st;
     positions = clprim__pool_mem(buf);
     {
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, k->elem, sizeof(cl_mem)};
-        const void *const values[] = {&k->in,        &k->in_off, &k->n,     &k->flags,
-                                      &k->flags_off, k->value,   &positions};
-        st = clprim__launch_kernel(l, prog, "compact_flags", 7, sizes, values,
-                                   (size_t)(k->n + wg) / wg, wg);
+        const clprim__arg args[] = {CLPRIM__ARG(k->in),        CLPRIM__ARG(k->in_off),
+                                    CLPRIM__ARG(k->n),         CLPRIM__ARG(k->flags),
+                                    CLPRIM__ARG(k->flags_off),
+                                    CLPRIM__ARG_BYTES(k->value, k->elem),
+                                    CLPRIM__ARG(positions)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "compact_flags", args, (size_t)(k->n + wg) / wg, wg);
     }
     if (st == CLPRIM_SUCCESS)
         st = clprim__scan_within(l, &sum, positions, 0, positions, 0, (size_t)k->n + 1);
     if (st == CLPRIM_SUCCESS) {
-        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem),
-                                sizeof(cl_mem), 8, sizeof(cl_mem), 8, sizeof(cl_mem), 8, 4};
-        const void *const values[] = {&k->in,    &k->in_off,   &k->out,      &k->out_off,
-                                      &k->n,     &positions,   &indices,     &indices_off,
-                                      &a->lengths, &lengths_off, &a->count,  &count_off,
-                                      &kflags};
-        st = clprim__launch_kernel(l, prog, "compact_scatter", 13, sizes, values,
-                                   (size_t)(k->n + wg - 1) / wg, wg);
+        const clprim__arg args[] = {CLPRIM__ARG(k->in),      CLPRIM__ARG(k->in_off),
+                                    CLPRIM__ARG(k->out),     CLPRIM__ARG(k->out_off),
+                                    CLPRIM__ARG(k->n),       CLPRIM__ARG(positions),
+                                    CLPRIM__ARG(indices),    CLPRIM__ARG(indices_off),
+                                    CLPRIM__ARG(a->lengths), CLPRIM__ARG(lengths_off),
+                                    CLPRIM__ARG(a->count),   CLPRIM__ARG(count_off),
+                                    CLPRIM__ARG(kflags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "compact_scatter", args, (size_t)(k->n + wg - 1) / wg,
+                                   wg);
     }
     return st;
 }

@@ -348,9 +348,31 @@ clprim_status clprim__check_buffer(clprim_context *ctx, const char *what, cl_mem
 /* Checks a queue argument (NULL -> the context's queue) and a wait list. */
 clprim_status clprim__check_queue(clprim_context *ctx, cl_command_queue *queue,
                                   cl_uint num_wait, const cl_event *wait);
-/* Sets a kernel's first `count` arguments (sizes[i] bytes at values[i]). */
-clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, int count, const size_t *sizes,
-                               const void *const *values);
+/* One kernel argument: `size` bytes at `value`. A kernel's arguments are an
+ * array of these in its signature's order, each made by CLPRIM__ARG from the
+ * variable that holds it (its size the variable's own) or, for bytes held
+ * in an array (an element of the call's size), by CLPRIM__ARG_BYTES; the
+ * count is the array's (CLPRIM__SET_ARGS, CLPRIM__LAUNCH_KERNEL), never
+ * written out. */
+typedef struct clprim__arg {
+    const void *value;
+    size_t size;
+} clprim__arg;
+#define CLPRIM__ARG(var) {&(var), sizeof(var)}
+#define CLPRIM__ARG_BYTES(ptr, bytes) {(ptr), (bytes)}
+#define CLPRIM__NUM_ARGS(args) (sizeof(args) / sizeof((args)[0]))
+/* Whether clprim__set_args counts every list against the kernel's
+ * CL_KERNEL_NUM_ARGS: 1 in debug builds (NDEBUG not defined), else 0; a
+ * test seam that tests set to check in any build. */
+extern int clprim__check_kernel_args;
+/* CLPRIM_INTERNAL, naming the kernel and both counts, unless k takes
+ * exactly `count` arguments. Lock held. */
+clprim_status clprim__check_arg_count(clprim_context *ctx, cl_kernel k, size_t count);
+/* Sets a kernel's arguments args[0 .. count) (checked first where
+ * clprim__check_kernel_args says). Lock held. */
+clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, const clprim__arg *args,
+                               size_t count);
+#define CLPRIM__SET_ARGS(ctx, k, args) clprim__set_args(ctx, k, args, CLPRIM__NUM_ARGS(args))
 
 /* A chain of commands forming one library call. */
 typedef struct clprim__chain {
@@ -447,11 +469,14 @@ void clprim__launch_temps_release(clprim__launch *l, int mark, clprim_status st)
 clprim_status clprim__check_transform_in_place(clprim__launch *l, const clprim_transform *tf,
                                                cl_mem in, cl_mem out);
 
-/* Lock held. Kernel `name` of prog with its first `count` arguments
- * (clprim__set_args), enqueued on l's chain as groups x wg work-items. */
+/* Lock held. Kernel `name` of prog with its arguments args[0 .. count)
+ * (clprim__set_args), enqueued on l's chain as groups x wg work-items;
+ * CLPRIM__LAUNCH_KERNEL takes the count from the array. */
 clprim_status clprim__launch_kernel(clprim__launch *l, clprim__program *prog, const char *name,
-                                    int count, const size_t *sizes, const void *const *values,
-                                    size_t groups, size_t wg);
+                                    const clprim__arg *args, size_t count, size_t groups,
+                                    size_t wg);
+#define CLPRIM__LAUNCH_KERNEL(l, prog, name, args, groups, wg)                                  \
+    clprim__launch_kernel(l, prog, name, args, CLPRIM__NUM_ARGS(args), groups, wg)
 /* Lock held. The status array of a single-pass kernel's look-back
  * (cl/common/abi.h's layout) in temporary memory for the rest of the call:
  * `tiles` tiles carrying values of value_size bytes in `words` status
@@ -461,6 +486,11 @@ clprim_status clprim__launch_kernel(clprim__launch *l, clprim__program *prog, co
 clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t words,
                                         size_t value_size, cl_uint generations, cl_mem *state,
                                         cl_uint *generation);
+/* Lock held. `bytes` of temporary memory for the rest of the call that its
+ * kernels leave zero after each use (reduce_fast's counter): zeroed first
+ * (on l's chain) only when the pool cannot vouch for it, like a tile state
+ * but of a layout of its own and with no generation. */
+clprim_status clprim__launch_reset_state(clprim__launch *l, size_t bytes, cl_mem *state);
 
 /* Blocking helpers: a device buffer of `bytes` (at least 1) holding a copy
  * of host memory `src` (NULL: uninitialised), and the copy back; failures

@@ -71,14 +71,44 @@ clprim_status clprim__check_queue(clprim_context *ctx, cl_command_queue *queue, 
     return CLPRIM_SUCCESS;
 }
 
-clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, int count, const size_t *sizes,
-                               const void *const *values)
+/* Test seam (not exported from the shared library): whether every kernel's
+ * argument list is counted against the kernel's own CL_KERNEL_NUM_ARGS. On
+ * in debug builds; tests/test_kernel_args.c turns it on in any build. */
+#ifdef NDEBUG
+int clprim__check_kernel_args = 0;
+#else
+int clprim__check_kernel_args = 1;
+#endif
+
+clprim_status clprim__check_arg_count(clprim_context *ctx, cl_kernel k, size_t count)
 {
-    int i;
+    char name[128];
+    cl_uint want = 0;
+    cl_int err = clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof want, &want, NULL);
+    if (err != CL_SUCCESS)
+        return clprim__fail(ctx, err, "querying a kernel's argument count failed: %s",
+                            clprim_status_string(err));
+    if (count == want)
+        return CLPRIM_SUCCESS;
+    if (clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL) != CL_SUCCESS)
+        strcpy(name, "(name unknown)");
+    return clprim__fail(ctx, CLPRIM_INTERNAL, "kernel %s takes %u arguments but was given %zu",
+                        name, want, count);
+}
+
+clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, const clprim__arg *args,
+                               size_t count)
+{
+    size_t i;
+    if (clprim__check_kernel_args) {
+        clprim_status st = clprim__check_arg_count(ctx, k, count);
+        if (st != CLPRIM_SUCCESS)
+            return st;
+    }
     for (i = 0; i < count; ++i) {
-        cl_int err = clSetKernelArg(k, (cl_uint)i, sizes[i], values[i]);
+        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
         if (err != CL_SUCCESS)
-            return clprim__fail(ctx, err, "clSetKernelArg(%d) failed: %s", i,
+            return clprim__fail(ctx, err, "clSetKernelArg(%zu) failed: %s", i,
                                 clprim_status_string(err));
     }
     return CLPRIM_SUCCESS;
@@ -386,34 +416,55 @@ clprim_status clprim__host_read_unlocked(clprim_context *ctx, cl_mem mem, size_t
     return CLPRIM_SUCCESS;
 }
 
-clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t words,
-                                        size_t value_size, cl_uint generations, cl_mem *state,
-                                        cl_uint *generation)
+/* Temporary memory for the rest of the call holding state that kernels
+ * read before they write it, laid out as `layout` says: zeroed first (on
+ * l's chain) unless the pool vouches for its words under that layout;
+ * *generation (may be NULL) is the call's first of `generations` below
+ * `limit`. The buffer goes back with the status of the call's work
+ * (clprim__pool_release), so a failed call's state is never trusted. */
+static clprim_status launch_state(clprim__launch *l, size_t bytes, cl_ulong layout,
+                                  cl_uint limit, cl_uint generations, cl_mem *state,
+                                  cl_uint *generation)
 {
     clprim__pool_buf *buf;
+    cl_uint first;
     int needs_zero;
-    clprim_status st =
-        clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, words, value_size), &buf);
+    clprim_status st = clprim__launch_temp(l, bytes, &buf);
     if (st != CLPRIM_SUCCESS)
         return st;
     *state = clprim__pool_mem(buf);
-    /* the layout: words per tile, or the slots' value size and tile count */
-    *generation = clprim__pool_generation(
-        buf, words ? words : ((cl_ulong)value_size << 40) | tiles, CLPRIM_TILE_GENERATION_LIMIT,
-        generations, &needs_zero);
+    first = clprim__pool_generation(buf, layout, limit, generations, &needs_zero);
+    if (generation)
+        *generation = first;
     if (needs_zero)
         st = clprim__chain_fill(l->ctx, &l->chain, *state, 0, clprim__pool_size(buf));
     return st;
 }
 
+clprim_status clprim__launch_tile_state(clprim__launch *l, size_t tiles, size_t words,
+                                        size_t value_size, cl_uint generations, cl_mem *state,
+                                        cl_uint *generation)
+{
+    /* the layout: words per tile, or the slots' value size and tile count */
+    return launch_state(l, CLPRIM_TILE_STATE_BYTES(tiles, words, value_size),
+                        words ? words : ((cl_ulong)value_size << 40) | tiles,
+                        CLPRIM_TILE_GENERATION_LIMIT, generations, state, generation);
+}
+
+clprim_status clprim__launch_reset_state(clprim__launch *l, size_t bytes, cl_mem *state)
+{
+    /* a layout no tile state has, and no generation kept in it */
+    return launch_state(l, bytes, ~(cl_ulong)0, ~0u, 1, state, NULL);
+}
+
 clprim_status clprim__launch_kernel(clprim__launch *l, clprim__program *prog, const char *name,
-                                    int count, const size_t *sizes, const void *const *values,
-                                    size_t groups, size_t wg)
+                                    const clprim__arg *args, size_t count, size_t groups,
+                                    size_t wg)
 {
     cl_kernel kern;
     clprim_status st = clprim__program_kernel(l->ctx, prog, name, &kern);
     if (st == CLPRIM_SUCCESS)
-        st = clprim__set_args(l->ctx, kern, count, sizes, values);
+        st = clprim__set_args(l->ctx, kern, args, count);
     if (st == CLPRIM_SUCCESS)
         st = clprim__chain_kernel(l->ctx, &l->chain, kern, groups, wg);
     return st;

@@ -47,9 +47,9 @@ static clprim_status probe(clprim_context *ctx, const clprim_operator_desc *d,
         goto cleanup;
     }
     {
-        const size_t sizes[] = {sizeof(cl_mem), sizeof(cl_uint), sizeof(cl_mem)};
-        const void *const values[] = {&samples, &count, &result};
-        st = clprim__set_args(ctx, k, 3, sizes, values);
+        const clprim__arg args[] = {CLPRIM__ARG(samples), CLPRIM__ARG(count),
+                                    CLPRIM__ARG(result)};
+        st = CLPRIM__SET_ARGS(ctx, k, args);
     }
     if (st == CLPRIM_SUCCESS)
         st = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &one, &one, 0, NULL, NULL);

@@ -32,44 +32,39 @@ static size_t level_groups(clprim_reduce_algorithm a, const clprim__reduce_tunin
     return groups < most ? groups : most ? most : 1;
 }
 
-/* REDUCE_ARGS (cl/reduce.cl), and for reduce_fast (state != NULL) its
- * single-launch state buffer, which *state may leave NULL for two launches. */
-static clprim_status set_args(clprim_context *ctx, cl_kernel k, cl_mem in, cl_ulong in_off,
-                              cl_ulong n, cl_mem out, cl_ulong out_off, const cl_mem *state)
+/* One launch of kernel `name` of prog over REDUCE_ARGS (cl/reduce.cl),
+ * and for reduce_fast (state != NULL) its single-launch state buffer,
+ * which *state may leave NULL for two launches. */
+static clprim_status launch_level(clprim__launch *l, clprim__program *prog, const char *name,
+                                  cl_mem in, cl_ulong in_off, cl_ulong n, cl_mem out,
+                                  cl_ulong out_off, const cl_mem *state, size_t groups,
+                                  unsigned wg)
 {
-    const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, sizeof(cl_mem)};
-    const void *const values[] = {&in, &in_off, &n, &out, &out_off, state};
-    return clprim__set_args(ctx, k, state ? 6 : 5, sizes, values);
+    const cl_mem s = state ? *state : NULL;
+    const clprim__arg args[] = {CLPRIM__ARG(in),  CLPRIM__ARG(in_off),  CLPRIM__ARG(n),
+                                CLPRIM__ARG(out), CLPRIM__ARG(out_off), CLPRIM__ARG(s)};
+    /* the trees take REDUCE_ARGS alone: all but the state */
+    return clprim__launch_kernel(l, prog, name, args, CLPRIM__NUM_ARGS(args) - !state, groups,
+                                 wg);
 }
 
 /* reduce_fast in one launch: the last work-group to finish combines the
  * partials, kept with their counter in pooled memory (zeroed once, reset by
- * the kernel after each use). CLPRIM_REDUCE_TWO_LAUNCHES (development knob)
- * takes the two-launch path instead, to compare them. */
-static clprim_status reduce_fast_once(clprim__launch *l, cl_kernel k, unsigned wg_size,
+ * the kernel after each use: the launch layer's reset state).
+ * CLPRIM_REDUCE_TWO_LAUNCHES (development knob) takes the two-launch path
+ * instead, to compare them. */
+static clprim_status reduce_fast_once(clprim__launch *l, clprim__program *prog, unsigned wg_size,
                                       cl_mem in, size_t in_off, size_t n, cl_mem result,
                                       size_t result_off, size_t groups)
 {
-    clprim_context *ctx = l->ctx;
-    clprim__pool_buf *buf;
     cl_mem state = NULL;
     clprim_status st = CLPRIM_SUCCESS;
-    if (groups > 1) {
-        int needs_zero;
-        st = clprim__launch_temp(l, REDUCE_STATE_PARTIALS_OFFSET + groups * l->elem.size, &buf);
-        if (st != CLPRIM_SUCCESS)
-            return st;
-        state = clprim__pool_mem(buf);
-        /* a counter left at 0 by every use: zeroed once (layout: a value no
-         * tile state uses; no generation is kept in it) */
-        clprim__pool_generation(buf, ~(cl_ulong)0, ~0u, 1, &needs_zero);
-        if (needs_zero)
-            st = clprim__chain_fill(ctx, &l->chain, state, 0, clprim__pool_size(buf));
-    }
+    if (groups > 1)
+        st = clprim__launch_reset_state(l, REDUCE_STATE_PARTIALS_OFFSET + groups * l->elem.size,
+                                        &state);
     if (st == CLPRIM_SUCCESS)
-        st = set_args(ctx, k, in, in_off, n, result, result_off, &state);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(ctx, &l->chain, k, groups, wg_size);
+        st = launch_level(l, prog, kernels[CLPRIM_REDUCE_FAST], in, in_off, n, result, result_off,
+                          &state, groups, wg_size);
     return st;
 }
 
@@ -88,13 +83,12 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     clprim_context *ctx = l->ctx;
     const size_t elem = l->elem.size;
     clprim__program_spec spec = {program_files, l->elem.defines, NULL, 0, NULL, 0, NULL};
-    clprim__program *prog;
+    clprim__program *prog, *below; /* the first level's; the later levels' */
     clprim__pool_buf *buf = NULL;
     clprim__reduce_tuning t = clprim__reduce_tuning_for(ctx, elem, a->n);
     const clprim_reduce_algorithm algo =
         a->d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : a->d->algorithm;
     const int once = algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES");
-    cl_kernel k, below;
     size_t temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
@@ -111,20 +105,16 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         return st;
     /* levels after the first fold partials (elements of T): the program
      * without the transform */
-    st = clprim__program_get(ctx, &spec, &prog);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__program_kernel(ctx, prog, kernels[algo], &below);
-    k = below;
+    st = clprim__program_get(ctx, &spec, &below);
+    prog = below;
     if (st == CLPRIM_SUCCESS && transform) {
-        const unsigned wg = clprim__program_wg_size(prog);
         spec.params = transform;
         st = clprim__program_get(ctx, &spec, &prog);
-        if (st == CLPRIM_SUCCESS && clprim__program_wg_size(prog) != wg)
+        if (st == CLPRIM_SUCCESS &&
+            clprim__program_wg_size(prog) != clprim__program_wg_size(below))
             st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "the transform's kernels run %u work-items "
                               "per work-group and the plain ones %u",
-                              clprim__program_wg_size(prog), wg);
-        if (st == CLPRIM_SUCCESS)
-            st = clprim__program_kernel(ctx, prog, kernels[algo], &k);
+                              clprim__program_wg_size(prog), clprim__program_wg_size(below));
     }
     free(transform);
     if (st != CLPRIM_SUCCESS)
@@ -133,7 +123,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
 
     groups = level_groups(algo, &t, &ctx->info, a->n, &l->elem);
     if (once)
-        return reduce_fast_once(l, k, t.wg_size, a->in, a->in_off, a->n, a->result, a->result_off,
+        return reduce_fast_once(l, prog, t.wg_size, a->in, a->in_off, a->n, a->result, a->result_off,
                                 groups);
     /* partial results of every level but the last live in pooled memory */
     for (m = a->n; (groups = level_groups(algo, &t, &ctx->info, m, &l->elem)) > 1; m = groups)
@@ -152,15 +142,14 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         const int last = (groups = level_groups(algo, &t, &ctx->info, m, &l->elem)) == 1;
         cl_mem dst = last ? a->result : clprim__pool_mem(buf);
         const size_t dst_off = last ? a->result_off : temp_n;
-        st = set_args(ctx, k, src, off, m, dst, dst_off,
-                      algo == CLPRIM_REDUCE_FAST ? &none : NULL); /* no state: two launches */
-        if (st == CLPRIM_SUCCESS)
-            st = clprim__chain_kernel(ctx, &l->chain, k, groups, t.wg_size);
+        st = launch_level(l, prog, kernels[algo], src, off, m, dst, dst_off,
+                          algo == CLPRIM_REDUCE_FAST ? &none : NULL, /* no state: two launches */
+                          groups, t.wg_size);
         src = dst;
         off = dst_off;
         m = groups;
         temp_n += groups;
-        k = below;
+        prog = below;
     } while (st == CLPRIM_SUCCESS && groups > 1);
     return st;
 }

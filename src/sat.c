@@ -188,24 +188,28 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
         return CLPRIM_SUCCESS;
     st = sat_program(l, j->input, j->type, j->is_float, &t, &prog);
     if (st == CLPRIM_SUCCESS && j->exclusive) {
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8, 8};
-        const void *const values[] = {&j->out, &out_off, &out_pitch, &width, &height};
-        st = clprim__launch_kernel(l, prog, "sat_border", 5, sizes, values,
-                     (size_t)(width + height + t.plain_wg) / t.plain_wg, t.plain_wg);
+        const clprim__arg args[] = {CLPRIM__ARG(j->out), CLPRIM__ARG(out_off),
+                                    CLPRIM__ARG(out_pitch), CLPRIM__ARG(width),
+                                    CLPRIM__ARG(height)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sat_border", args,
+                                   (size_t)(width + height + t.plain_wg) / t.plain_wg, t.plain_wg);
     }
     if (st != CLPRIM_SUCCESS || !width || !height)
         return st;
     if (algorithm == CLPRIM_SAT_ROWS_THEN_COLUMNS) {
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8, 8, 8, 4};
-        const void *const rows[] = {&j->in, &in_off,  &in_pitch, &j->out, &out_off,
-                                    &out_pitch, &width, &height, &sflags};
-        const void *const cols[] = {&j->out, &out_off, &out_pitch, &width, &height, &sflags};
-        const size_t col_sizes[] = {sizeof(cl_mem), 8, 8, 8, 8, 4};
-        st = clprim__launch_kernel(l, prog, "sat_rows", 9, sizes, rows,
-                     (size_t)(height + t.plain_wg - 1) / t.plain_wg, t.plain_wg);
+        const clprim__arg rows[] = {CLPRIM__ARG(j->in),     CLPRIM__ARG(in_off),
+                                    CLPRIM__ARG(in_pitch),  CLPRIM__ARG(j->out),
+                                    CLPRIM__ARG(out_off),   CLPRIM__ARG(out_pitch),
+                                    CLPRIM__ARG(width),     CLPRIM__ARG(height),
+                                    CLPRIM__ARG(sflags)};
+        const clprim__arg cols[] = {CLPRIM__ARG(j->out),    CLPRIM__ARG(out_off),
+                                    CLPRIM__ARG(out_pitch), CLPRIM__ARG(width),
+                                    CLPRIM__ARG(height),    CLPRIM__ARG(sflags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sat_rows", rows,
+                                   (size_t)(height + t.plain_wg - 1) / t.plain_wg, t.plain_wg);
         if (st == CLPRIM_SUCCESS)
-            st = clprim__launch_kernel(l, prog, "sat_columns", 6, col_sizes, cols,
-                         (size_t)(width + t.plain_wg - 1) / t.plain_wg, t.plain_wg);
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "sat_columns", cols,
+                                       (size_t)(width + t.plain_wg - 1) / t.plain_wg, t.plain_wg);
         return st;
     }
     {
@@ -234,12 +238,13 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
                                            l->elem.builtin ? l->elem.size / 4 : 0, l->elem.size,
                                            1, &state, &generation);
         if (st == CLPRIM_SUCCESS) {
-            const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8,
-                                    8, 8, 8, sizeof(cl_mem), 4, 4};
-            const void *const values[] = {&j->in,  &in_off, &in_pitch, &j->out,
-                                          &out_off, &out_pitch, &width, &height,
-                                          &strips, &state, &generation, &sflags};
-            st = clprim__launch_kernel(l, prog, "sat_single_pass", 12, sizes, values, (size_t)strips, wg);
+            const clprim__arg args[] = {CLPRIM__ARG(j->in),      CLPRIM__ARG(in_off),
+                                        CLPRIM__ARG(in_pitch),   CLPRIM__ARG(j->out),
+                                        CLPRIM__ARG(out_off),    CLPRIM__ARG(out_pitch),
+                                        CLPRIM__ARG(width),      CLPRIM__ARG(height),
+                                        CLPRIM__ARG(strips),     CLPRIM__ARG(state),
+                                        CLPRIM__ARG(generation), CLPRIM__ARG(sflags)};
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "sat_single_pass", args, (size_t)strips, wg);
         }
         return st;
     }
@@ -286,10 +291,12 @@ static clprim_status box_body(clprim__launch *l, const void *args)
         st = sat_program(l, a->from_image ? a->job.input : CLPRIM_PIXEL_SAME, a->job.type,
                          a->job.is_float, &t, &prog);
     if (st == CLPRIM_SUCCESS) {
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8, 8, 8, 8, 8, 4};
-        const void *const values[] = {&table,     &table_off, &table_pitch, &a->job.out,
-                                      &out_off,   &out_pitch, &width,       &height,
-                                      &rx,        &ry,        &sflags};
+        const clprim__arg args[] = {CLPRIM__ARG(table),     CLPRIM__ARG(table_off),
+                                    CLPRIM__ARG(table_pitch), CLPRIM__ARG(a->job.out),
+                                    CLPRIM__ARG(out_off),   CLPRIM__ARG(out_pitch),
+                                    CLPRIM__ARG(width),     CLPRIM__ARG(height),
+                                    CLPRIM__ARG(rx),        CLPRIM__ARG(ry),
+                                    CLPRIM__ARG(sflags)};
         const cl_ulong span = (cl_ulong)t.plain_wg * SAT_BOX_X;
         const cl_ulong groups = (width + span - 1) / span * height;
         if (groups > 0xFFFFFFFFu)
@@ -297,7 +304,7 @@ static clprim_status box_body(clprim__launch *l, const void *args)
                               "large for one grid", (unsigned long long)width,
                               (unsigned long long)height);
         else
-            st = clprim__launch_kernel(l, prog, "box_filter", 11, sizes, values, (size_t)groups, t.plain_wg);
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "box_filter", args, (size_t)groups, t.plain_wg);
     }
     return st;
 }

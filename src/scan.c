@@ -59,16 +59,6 @@ static size_t status_words(const clprim__element *e)
     return e->builtin ? e->size / 4 : 0;
 }
 
-/* Tells the pool where the tile state lies: status words stay where they
- * are whatever the tile count; value slots move with the tile count and
- * element size. */
-static cl_ulong single_pass_layout(size_t tiles, const clprim__element *e)
-{
-    if (status_words(e))
-        return status_words(e);
-    return ((cl_ulong)e->size << 40) | tiles;
-}
-
 /* Elements one work-group scans (must match cl/scan.cl). */
 static size_t tile_size(clprim_scan_algorithm a, const clprim__scan_tuning *t)
 {
@@ -133,12 +123,12 @@ static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__
 }
 
 typedef struct scan_run {
-    clprim_context *ctx;
-    clprim__chain *chain;
+    clprim__launch *l;
     /* [0]: the caller's input (its transform applied); [1]: the tile totals
-     * of the levels below (elements of T); the same kernels without a
+     * of the levels below (elements of T); the same program without a
      * transform */
-    cl_kernel tile_kernel[2], reduce_kernel[2], add_kernel;
+    clprim__program *prog[2];
+    const char *tile_kernel; /* the algorithm's (tile_kernels) */
     int reduce_then_scan; /* MULTILEVEL: reduce tiles, scan totals, scan with carry */
     size_t tile, wg;
     unsigned groups_per_cu; /* single pass (clprim__scan_tuning.sp_groups_per_cu) */
@@ -168,12 +158,11 @@ static clprim_status enqueue_tiles(scan_run *r, int below, cl_mem in, cl_ulong i
                                    cl_ulong out_off, cl_ulong n, cl_uint flags, cl_mem sums,
                                    cl_ulong sums_off, cl_ulong groups)
 {
-    const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 4};
-    const void *const values[] = {&in, &in_off, &out, &out_off, &n, &sums, &sums_off, &flags};
-    clprim_status st = clprim__set_args(r->ctx, r->tile_kernel[below], 8, sizes, values);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel[below], (size_t)groups, r->wg);
-    return st;
+    const clprim__arg args[] = {CLPRIM__ARG(in), CLPRIM__ARG(in_off), CLPRIM__ARG(out),
+                                CLPRIM__ARG(out_off), CLPRIM__ARG(n), CLPRIM__ARG(sums),
+                                CLPRIM__ARG(sums_off), CLPRIM__ARG(flags)};
+    return CLPRIM__LAUNCH_KERNEL(r->l, r->prog[below], r->tile_kernel, args, (size_t)groups,
+                                 r->wg);
 }
 
 /* sums[sums_off + g] combined on the left of tile g's output, for tiles
@@ -182,13 +171,11 @@ static clprim_status enqueue_add(scan_run *r, cl_mem out, cl_ulong out_off, cl_u
                                  cl_ulong sums_off, cl_ulong first, cl_ulong groups)
 {
     const cl_ulong tile = r->tile;
-    const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8, 8};
-    const void *const values[] = {&out, &out_off, &n, &sums, &sums_off, &tile, &first};
-    clprim_status st = clprim__set_args(r->ctx, r->add_kernel, 7, sizes, values);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__chain_kernel(r->ctx, r->chain, r->add_kernel, (size_t)(groups - first),
-                                  r->wg);
-    return st;
+    const clprim__arg args[] = {CLPRIM__ARG(out),      CLPRIM__ARG(out_off), CLPRIM__ARG(n),
+                                CLPRIM__ARG(sums),     CLPRIM__ARG(sums_off), CLPRIM__ARG(tile),
+                                CLPRIM__ARG(first)};
+    return CLPRIM__LAUNCH_KERNEL(r->l, r->prog[0], "scan_add", args, (size_t)(groups - first),
+                                 r->wg);
 }
 
 /* Scans one level of n elements whose tile totals go to temp[temp_off]:
@@ -218,12 +205,10 @@ static clprim_status scan_level(scan_run *r, int below, cl_mem in, cl_ulong in_o
         return st;
     }
     if (r->reduce_then_scan) {
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8};
-        const void *const values[] = {&in, &in_off, &n, &r->temp, &temp_off};
-        st = clprim__set_args(r->ctx, r->reduce_kernel[below], 5, sizes, values);
-        if (st == CLPRIM_SUCCESS)
-            st = clprim__chain_kernel(r->ctx, r->chain, r->reduce_kernel[below], (size_t)groups,
-                                      r->wg);
+        const clprim__arg args[] = {CLPRIM__ARG(in), CLPRIM__ARG(in_off), CLPRIM__ARG(n),
+                                    CLPRIM__ARG(r->temp), CLPRIM__ARG(temp_off)};
+        st = CLPRIM__LAUNCH_KERNEL(r->l, r->prog[below], "scan_reduce", args, (size_t)groups,
+                                   r->wg);
     } else {
         st = enqueue_tiles(r, below, in, in_off, out, out_off, n, flags | SCAN_WRITE_SUMS,
                            r->temp, temp_off, groups);
@@ -239,42 +224,35 @@ static clprim_status scan_level(scan_run *r, int below, cl_mem in, cl_ulong in_o
     return enqueue_add(r, out, out_off, n, r->temp, temp_off, first, groups);
 }
 
-/* One launch: tiles take indices from the ticket in the status buffer. */
-static clprim_status scan_single_pass(scan_run *r, clprim__pool_buf *state, cl_ulong layout,
-                                      cl_mem in, cl_ulong in_off, cl_mem out, cl_ulong out_off,
+/* One launch: tiles take indices from the ticket in the status buffer (the
+ * launch layer's tile state, one generation of it; none for one tile). */
+static clprim_status scan_single_pass(scan_run *r, cl_mem in, cl_ulong in_off, cl_mem out, cl_ulong out_off,
                                       cl_ulong n, cl_uint flags, scan_init init)
 {
+    const clprim__element *e = &r->l->elem;
     const cl_ulong tiles = (n + r->tile - 1) / r->tile;
-    const cl_mem none = NULL;
-    cl_mem mem = state ? clprim__pool_mem(state) : NULL;
+    /* each work-group scans tiles until the ticket runs out */
+    const cl_ulong most = (cl_ulong)r->l->ctx->info.compute_units * r->groups_per_cu;
+    const int loop = r->groups_per_cu && !(flags & SCAN_DOMINO); /* cl/scan.cl */
+    const cl_ulong groups = loop && most && most < tiles ? most : tiles;
+    cl_mem state = NULL;
     cl_uint generation = 0;
     clprim_status st = CLPRIM_SUCCESS;
 
     if (init.mem)
         flags |= SCAN_INIT;
-    if (tiles == 1) {
+    if (tiles == 1)
         flags |= SCAN_ONE_TILE;
-    } else {
-        int needs_zero;
-        generation = clprim__pool_generation(state, layout, CLPRIM_TILE_GENERATION_LIMIT, 1,
-                                             &needs_zero);
-        if (needs_zero)
-            st = clprim__chain_fill(r->ctx, r->chain, mem, 0, clprim__pool_size(state));
-    }
+    else
+        st = clprim__launch_tile_state(r->l, (size_t)tiles, status_words(e), e->size, 1, &state,
+                                       &generation);
     if (st == CLPRIM_SUCCESS) {
-        const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 4, 4,
-                                sizeof(cl_mem), 8};
-        const void *const values[] = {&in, &in_off, &out, &out_off, &n,
-                                      tiles > 1 ? &mem : &none, &generation, &flags,
-                                      &init.mem, &init.off};
-        st = clprim__set_args(r->ctx, r->tile_kernel[0], 10, sizes, values);
-    }
-    if (st == CLPRIM_SUCCESS) {
-        /* each work-group scans tiles until the ticket runs out */
-        const cl_ulong most = (cl_ulong)r->ctx->info.compute_units * r->groups_per_cu;
-        const int loop = r->groups_per_cu && !(flags & SCAN_DOMINO); /* cl/scan.cl */
-        const cl_ulong groups = loop && most && most < tiles ? most : tiles;
-        st = clprim__chain_kernel(r->ctx, r->chain, r->tile_kernel[0], (size_t)groups, r->wg);
+        const clprim__arg args[] = {CLPRIM__ARG(in),         CLPRIM__ARG(in_off),
+                                    CLPRIM__ARG(out),        CLPRIM__ARG(out_off),
+                                    CLPRIM__ARG(n),          CLPRIM__ARG(state),
+                                    CLPRIM__ARG(generation), CLPRIM__ARG(flags),
+                                    CLPRIM__ARG(init.mem),   CLPRIM__ARG(init.off)};
+        st = CLPRIM__LAUNCH_KERNEL(r->l, r->prog[0], r->tile_kernel, args, (size_t)groups, r->wg);
     }
     return st;
 }
@@ -329,8 +307,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
         return st;
     }
     memset(&r, 0, sizeof r);
-    r.ctx = ctx;
-    r.chain = &l->chain;
+    r.l = l;
     t = clprim__scan_tuning_for(ctx, e->size, n);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
     t = scan_tuning(ctx, e, t, is_single_pass(algo));
@@ -371,19 +348,11 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
                             "scan in levels", clprim_scan_algorithm_name(algo), r.tile,
                             ctx->info.device_name, (unsigned long long)ctx->info.local_mem_size);
     r.groups_per_cu = t.sp_groups_per_cu;
-    st = clprim__program_kernel(ctx, prog, tile_kernels[algo], &r.tile_kernel[0]);
-    if (st != CLPRIM_SUCCESS)
-        return st;
-    if (is_single_pass(algo)) {
-        const size_t tiles = (n + r.tile - 1) / r.tile;
-        if (tiles > 1) {
-            st = clprim__launch_temp(l, CLPRIM_TILE_STATE_BYTES(tiles, status_words(e), e->size),
-                                     &buf);
-            if (st != CLPRIM_SUCCESS)
-                return st;
-        }
-        return scan_single_pass(&r, buf, single_pass_layout(tiles, e), a->in, a->in_off, a->out,
-                                a->out_off, n,
+    r.prog[0] = prog;
+    r.prog[1] = below ? below : prog;
+    r.tile_kernel = tile_kernels[algo];
+    if (is_single_pass(algo))
+        return scan_single_pass(&r, a->in, a->in_off, a->out, a->out_off, n,
                                 (d->exclusive ? SCAN_EXCLUSIVE : 0) |
                                     (algo == CLPRIM_SCAN_DOMINO ? SCAN_DOMINO : 0) |
                                     (a->in == a->out ? SCAN_IN_PLACE : 0) |
@@ -392,19 +361,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
                                          ? SCAN_ALIGNED
                                          : 0),
                                 a->init);
-    }
-    st = clprim__program_kernel(ctx, prog, "scan_add", &r.add_kernel);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__program_kernel(ctx, prog, "scan_reduce", &r.reduce_kernel[0]);
-    r.tile_kernel[1] = r.tile_kernel[0];
-    r.reduce_kernel[1] = r.reduce_kernel[0];
-    if (st == CLPRIM_SUCCESS && below)
-        st = clprim__program_kernel(ctx, below, tile_kernels[algo], &r.tile_kernel[1]);
-    if (st == CLPRIM_SUCCESS && below)
-        st = clprim__program_kernel(ctx, below, "scan_reduce", &r.reduce_kernel[1]);
     r.reduce_then_scan = algo == CLPRIM_SCAN_MULTILEVEL;
-    if (st != CLPRIM_SUCCESS)
-        return st;
     temp_n = temp_elements(n, r.tile);
     if (temp_n) {
         st = clprim__launch_temp(l, temp_n * e->size, &buf);

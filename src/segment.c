@@ -180,15 +180,14 @@ static clprim_status tile_bounds(clprim__launch *l, clprim__program *prog, const
                                  cl_ulong tiles, unsigned wg, cl_mem *bounds)
 {
     const cl_ulong segs_off = a->s->off, m = a->s->num_segments, n = a->n;
-    const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8, 8, sizeof(cl_mem)};
-    const void *const values[] = {&a->s->mem, &segs_off, &m, &n, &tiles, bounds};
     clprim__pool_buf *buf;
     clprim_status st = clprim__launch_temp(l, (size_t)(tiles + 1) * 8, &buf);
     if (st != CLPRIM_SUCCESS)
         return st;
     *bounds = clprim__pool_mem(buf);
-    return clprim__launch_kernel(l, prog, "seg_tile_bounds", 6, sizes, values,
-                                 (size_t)(tiles + wg) / wg, wg);
+    const clprim__arg args[] = {CLPRIM__ARG(a->s->mem), CLPRIM__ARG(segs_off), CLPRIM__ARG(m),
+                                CLPRIM__ARG(n),         CLPRIM__ARG(tiles),    CLPRIM__ARG(*bounds)};
+    return CLPRIM__LAUNCH_KERNEL(l, prog, "seg_tile_bounds", args, (size_t)(tiles + wg) / wg, wg);
 }
 
 /* Refusals the launch layer cannot know of: algorithms, keys out, and the
@@ -290,15 +289,15 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
         if (st == CLPRIM_SUCCESS && offsets)
             st = tile_bounds(l, prog, a, tiles, wg, &bounds);
         if (st == CLPRIM_SUCCESS) {
-            const size_t sizes[] = {sizeof(cl_mem), 8, sizeof(cl_mem), 8, 8, sizeof(cl_mem), 8, 8,
-                                    sizeof(cl_mem), sizeof(cl_mem), 8, sizeof(cl_mem), 8,
-                                    sizeof(cl_mem), 4, 4};
-            const void *const values[] = {&a->in,       &in_off,  &a->out,    &out_off,
-                                          &n,           &s->mem,  &segs_off,  &m,
-                                          &bounds,      &a->keys_out, &keys_out_off, &a->count,
-                                          &count_off,   &state,   &generation, &sflags};
-            st = clprim__launch_kernel(l, prog, "seg_single_pass", 16, sizes, values,
-                                       (size_t)tiles, wg);
+            const clprim__arg args[] = {CLPRIM__ARG(a->in),     CLPRIM__ARG(in_off),
+                                        CLPRIM__ARG(a->out),    CLPRIM__ARG(out_off),
+                                        CLPRIM__ARG(n),         CLPRIM__ARG(s->mem),
+                                        CLPRIM__ARG(segs_off),  CLPRIM__ARG(m),
+                                        CLPRIM__ARG(bounds),    CLPRIM__ARG(a->keys_out),
+                                        CLPRIM__ARG(keys_out_off), CLPRIM__ARG(a->count),
+                                        CLPRIM__ARG(count_off), CLPRIM__ARG(state),
+                                        CLPRIM__ARG(generation), CLPRIM__ARG(sflags)};
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "seg_single_pass", args, (size_t)tiles, wg);
         }
     }
     return st;

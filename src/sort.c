@@ -180,9 +180,11 @@ typedef struct io {
     cl_ulong kin_off, kout_off, vin_off, vout_off;
 } io;
 
-#define IO_SIZES sizeof(cl_mem), 8, sizeof(cl_mem), 8, sizeof(cl_mem), 8, sizeof(cl_mem), 8
-#define IO_VALUES(x) &(x).kin, &(x).kin_off, &(x).kout, &(x).kout_off, &(x).vin, &(x).vin_off, \
-                     &(x).vout, &(x).vout_off
+/* the first eight arguments of the kernels that move keys and values */
+#define IO_ARGS(x)                                                                              \
+    CLPRIM__ARG((x).kin), CLPRIM__ARG((x).kin_off), CLPRIM__ARG((x).kout),                     \
+        CLPRIM__ARG((x).kout_off), CLPRIM__ARG((x).vin), CLPRIM__ARG((x).vin_off),             \
+        CLPRIM__ARG((x).vout), CLPRIM__ARG((x).vout_off)
 
 /* Whether NVIDIA's match.any is there (compute capability 7 and later). */
 static int has_match(const clprim_context *ctx)
@@ -237,16 +239,16 @@ static clprim_status onesweep(clprim__launch *l, clprim__program *prog, const so
         st = clprim__chain_fill(ctx, &l->chain, hist.mem, hist.off, m->hist);
     if (st == CLPRIM_SUCCESS) {
         const cl_uint begin = f->begin, end = f->end;
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, 4, 4, 4, sizeof(cl_mem), 8};
-        const void *const values[] = {&x.kin, &x.kin_off, &n,        &f->kmode,
-                                      &begin, &end,       &hist.mem, &hist_off};
-        st = clprim__launch_kernel(l, prog, "sort_histogram", 8, sizes, values,
+        const clprim__arg args[] = {CLPRIM__ARG(x.kin),    CLPRIM__ARG(x.kin_off),
+                                    CLPRIM__ARG(n),        CLPRIM__ARG(f->kmode),
+                                    CLPRIM__ARG(begin),    CLPRIM__ARG(end),
+                                    CLPRIM__ARG(hist.mem), CLPRIM__ARG(hist_off)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_histogram", args,
                                    m->tiles < hist_groups ? m->tiles : hist_groups, wg);
     }
     if (st == CLPRIM_SUCCESS) {
-        const size_t sizes[] = {sizeof(cl_mem), 8};
-        const void *const values[] = {&hist.mem, &hist_off};
-        st = clprim__launch_kernel(l, prog, "sort_histogram_scan", 2, sizes, values, passes, wg);
+        const clprim__arg args[] = {CLPRIM__ARG(hist.mem), CLPRIM__ARG(hist_off)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_histogram_scan", args, passes, wg);
     }
     for (p = 0; p < passes && st == CLPRIM_SUCCESS; ++p) {
         const cl_uint shift = f->begin + p * SORT_RADIX_BITS;
@@ -254,12 +256,12 @@ static clprim_status onesweep(clprim__launch *l, clprim__program *prog, const so
         const cl_ulong h = hist_off + (cl_ulong)p * SORT_RADIX;
         const cl_uint gen = generation + p;
         const io y = pass_io(a, f, x, p, passes, tk, tv);
-        const size_t sizes[] = {IO_SIZES, 8, 4, 4, 4, sizeof(cl_mem), 8, sizeof(cl_mem), 8, 4};
-        const void *const values[] = {IO_VALUES(y), &n,         &f->kmode, &shift,
-                                      &bits,        &hist.mem,  &h,        &state.mem,
-                                      &state_off,   &gen};
-        st = clprim__launch_kernel(l, prog, "sort_onesweep", 17, sizes, values,
-                                   (size_t)m->tiles, wg);
+        const clprim__arg args[] = {IO_ARGS(y),             CLPRIM__ARG(n),
+                                    CLPRIM__ARG(f->kmode),  CLPRIM__ARG(shift),
+                                    CLPRIM__ARG(bits),      CLPRIM__ARG(hist.mem),
+                                    CLPRIM__ARG(h),         CLPRIM__ARG(state.mem),
+                                    CLPRIM__ARG(state_off), CLPRIM__ARG(gen)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_onesweep", args, (size_t)m->tiles, wg);
         x = next_io(y);
     }
     return st;
@@ -270,9 +272,9 @@ static clprim_status tiles(clprim__launch *l, clprim__program *prog, const key_f
                            cl_ulong n, cl_mem pairs, size_t groups, unsigned wg)
 {
     const cl_uint begin = f->begin, end = f->end;
-    const size_t sizes[] = {IO_SIZES, 8, 4, 4, 4, sizeof(cl_mem)};
-    const void *const values[] = {IO_VALUES(x), &n, &f->kmode, &begin, &end, &pairs};
-    return clprim__launch_kernel(l, prog, "sort_tile", 13, sizes, values, groups, wg);
+    const clprim__arg args[] = {IO_ARGS(x),         CLPRIM__ARG(n),   CLPRIM__ARG(f->kmode),
+                                CLPRIM__ARG(begin), CLPRIM__ARG(end), CLPRIM__ARG(pairs)};
+    return CLPRIM__LAUNCH_KERNEL(l, prog, "sort_tile", args, groups, wg);
 }
 
 /* One split of x by `bit`: flags, clprim's exclusive scan of them, scatter
@@ -287,21 +289,22 @@ static clprim_status split_once(clprim__launch *l, clprim__program *prog, const 
     const int mark = l->num_temps;
     clprim_status st;
     {
-        const size_t sizes[] = {sizeof(cl_mem), 8, 8, 4, 4, sizeof(cl_mem)};
-        const void *const values[] = {&x.kin, &x.kin_off, &n, &f->kmode, &bit, &flags};
-        st = clprim__launch_kernel(l, prog, "sort_split_flags", 6, sizes, values,
-                                   (size_t)(n + wg) / wg, wg);
+        const clprim__arg args[] = {CLPRIM__ARG(x.kin), CLPRIM__ARG(x.kin_off),
+                                    CLPRIM__ARG(n),     CLPRIM__ARG(f->kmode),
+                                    CLPRIM__ARG(bit),   CLPRIM__ARG(flags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_split_flags", args, (size_t)(n + wg) / wg, wg);
     }
     if (st == CLPRIM_SUCCESS)
         st = clprim__scan_within(l, &sum, flags, 0, flags, 0, (size_t)n + 1);
     /* the scan's temporary memory serves the next split's scan again */
     clprim__launch_temps_release(l, mark, st);
     if (st == CLPRIM_SUCCESS) {
-        const size_t sizes[] = {IO_SIZES, 8, 4, 4, sizeof(cl_mem), sizeof(cl_mem), 8, 4};
-        const void *const values[] = {IO_VALUES(x), &n,     &f->kmode,  &bit,
-                                      &flags,       &count, &count_off, &with_count};
-        st = clprim__launch_kernel(l, prog, "sort_split_scatter", 15, sizes, values,
-                                   (size_t)(n + wg - 1) / wg, wg);
+        const clprim__arg args[] = {IO_ARGS(x),             CLPRIM__ARG(n),
+                                    CLPRIM__ARG(f->kmode),  CLPRIM__ARG(bit),
+                                    CLPRIM__ARG(flags),     CLPRIM__ARG(count),
+                                    CLPRIM__ARG(count_off), CLPRIM__ARG(with_count)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_split_scatter", args, (size_t)(n + wg - 1) / wg,
+                                   wg);
     }
     return st;
 }
@@ -334,26 +337,24 @@ static clprim_status tile_bitonic(clprim__launch *l, clprim__program *prog, cons
     for (span = 2 * (cl_ulong)tile; span < 2 * n && st == CLPRIM_SUCCESS; span *= 2) {
         cl_ulong stride;
         for (stride = span / 2; stride >= btile && st == CLPRIM_SUCCESS; stride /= 2) {
-            const size_t sizes[] = {sizeof(cl_mem), 8, 8, 8};
-            const void *const values[] = {&pairs.mem, &n, &span, &stride};
+            const clprim__arg args[] = {CLPRIM__ARG(pairs.mem), CLPRIM__ARG(n),
+                                        CLPRIM__ARG(span),      CLPRIM__ARG(stride)};
             /* one work-item per compare of the blocks that hold keys; the
              * compares reaching past n do nothing */
             const cl_ulong work = stride * 2 == span ? (n + span - 1) / span * stride
                                                      : (n + 2 * stride - 1) / (2 * stride) * stride;
-            st = clprim__launch_kernel(l, prog, "sort_bitonic_merge", 4, sizes, values,
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_bitonic_merge", args,
                                        (size_t)((work + wg - 1) / wg), wg);
         }
         if (st == CLPRIM_SUCCESS) {
-            const size_t sizes[] = {sizeof(cl_mem), 8};
-            const void *const values[] = {&pairs.mem, &n};
-            st = clprim__launch_kernel(l, prog, "sort_bitonic_local", 2, sizes, values,
+            const clprim__arg args[] = {CLPRIM__ARG(pairs.mem), CLPRIM__ARG(n)};
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_bitonic_local", args,
                                        (size_t)((n + btile - 1) / btile), wg);
         }
     }
     if (st == CLPRIM_SUCCESS) {
-        const size_t sizes[] = {IO_SIZES, 8, sizeof(cl_mem)};
-        const void *const values[] = {IO_VALUES(x), &n, &pairs.mem};
-        st = clprim__launch_kernel(l, prog, "sort_bitonic_gather", 10, sizes, values,
+        const clprim__arg args[] = {IO_ARGS(x), CLPRIM__ARG(n), CLPRIM__ARG(pairs.mem)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_bitonic_gather", args,
                                    (size_t)((n + wg - 1) / wg), wg);
     }
     return st;

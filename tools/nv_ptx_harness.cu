@@ -20,10 +20,14 @@
 // timing, for `ncu -k regex:NAME --launch-skip 2 --launch-count 1`.
 // The driver gives OpenCL kernels their work-group offset, global offset and
 // group count in %envreg0, 3 and 6, which a CUDA launch leaves 0: they are
-// rewritten to 0, 0 and %nctaid.x on load. Scan arguments: in, in_off, out,
-// out_off, n, state, epoch, flags (SCAN_ALIGNED); reduce: in, in_off, n,
-// out, out_off, state (cl/scan.cl, cl/reduce.cl); sort: cl/sort_abi.h (keys
-// only, the digit starts computed here, a new generation each launch).
+// rewritten to 0, 0 and %nctaid.x on load. Arguments, in each kernel's
+// order (cl/scan.cl, cl/reduce.cl, cl/sort.cl), as src/ passes them: scan
+// in, in_off, out, out_off, n, state, generation, flags (SCAN_ALIGNED),
+// init (none), init_off; reduce in, in_off, n, out, out_off, state; sort
+// keys only, the digit starts computed here, a new generation each launch.
+// Each list is counted against its entry's .param list in the PTX before
+// the launch, as the library's debug builds count theirs against
+// CL_KERNEL_NUM_ARGS.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
@@ -35,6 +39,31 @@
 #include <regex>
 #include <string>
 #include <vector>
+
+// Parameters of `.entry name(...)` in the PTX; -1 when there is no such entry.
+static int ptx_params(const std::string &ptx, const char *name)
+{
+    const size_t at = ptx.find(std::string(".entry ") + name + "(");
+    const size_t end = at == std::string::npos ? at : ptx.find(')', at);
+    int count = 0;
+    if (end == std::string::npos)
+        return -1;
+    for (size_t p = ptx.find(".param", at); p < end; p = ptx.find(".param", p + 6))
+        ++count;
+    return count;
+}
+
+// Launches need as many arguments as the kernel has parameters: exits
+// naming both counts otherwise.
+static void check_args(const std::string &ptx, const char *name, size_t given)
+{
+    const int want = ptx_params(ptx, name);
+    if (want != (int)given) {
+        fprintf(stderr, "%s takes %d arguments in the PTX but the harness passes %zu\n", name,
+                want, given);
+        exit(1);
+    }
+}
 
 #define CHECK(x)                                                                   \
     do {                                                                           \
@@ -120,8 +149,9 @@ template <class T> static void cub_figures(void *in, void *out, int n, double co
 
 // One pass of sort_onesweep by digit 0 of uint32 keys; `tile` keys per
 // work-group. Checks that the output is the keys stably ordered by digit 0.
-static int sort_pass(CUfunction fn, unsigned wg, unsigned tile, void *in, void *out,
-                     const std::vector<unsigned> &h, size_t n, double copy, bool profile)
+static int sort_pass(const std::string &ptx, CUfunction fn, unsigned wg, unsigned tile, void *in,
+                     void *out, const std::vector<unsigned> &h, size_t n, double copy,
+                     bool profile)
 {
     const unsigned long long tiles = (n + tile - 1) / tile, state_bytes = 16 + tiles * 256 * 8;
     std::vector<unsigned> start(256, 0), want(n);
@@ -146,6 +176,7 @@ static int sort_pass(CUfunction fn, unsigned wg, unsigned tile, void *in, void *
     unsigned kmode = 0, shift = 0, bits = 8, generation = 0;
     void *args[] = {&pin,   &zero,  &pout,  &zero, &none,  &zero, &none,   &zero,  &count,
                     &kmode, &shift, &bits,  &phist, &zero, &pstate, &zero, &generation};
+    check_args(ptx, "sort_onesweep", sizeof args / sizeof args[0]);
     auto launch = [&] {
         ++generation;
         CHECK(cuLaunchKernel(fn, (unsigned)tiles, 1, 1, wg, 1, 1, 0, 0, args, 0));
@@ -248,14 +279,20 @@ int main(int argc, char **argv)
            regs, per_sm, groups);
 
     if (mode == "sort")
-        return sort_pass(fn, wg, groups, in, out, h, n, copy, profile);
+        return sort_pass(ptx, fn, wg, groups, in, out, h, n, copy, profile);
     CUdeviceptr pin = (CUdeviceptr)in, pout = (CUdeviceptr)out, pstate = (CUdeviceptr)state;
+    CUdeviceptr none = 0;
     unsigned long long zero = 0, count = n;
-    unsigned epoch = 0, flags = 64; // SCAN_ALIGNED
-    void *scan_args[] = {&pin, &zero, &pout, &zero, &count, &pstate, &epoch, &flags};
+    unsigned generation = 0, flags = 64; // SCAN_ALIGNED
+    void *scan_args[] = {&pin,   &zero,       &pout,  &zero, &count,
+                         &pstate, &generation, &flags, &none, &zero};
     void *reduce_args[] = {&pin, &zero, &count, &pout, &zero, &pstate};
+    if (mode == "scan")
+        check_args(ptx, name, sizeof scan_args / sizeof scan_args[0]);
+    else
+        check_args(ptx, name, sizeof reduce_args / sizeof reduce_args[0]);
     auto launch = [&] {
-        ++epoch; // each scan call runs in a new epoch, as src/scan.c does
+        ++generation; // each scan call runs in a new generation, as src/scan.c does
         CHECK(cuLaunchKernel(fn, groups, 1, 1, wg, 1, 1, 0, 0,
                              mode == "scan" ? scan_args : reduce_args, 0));
     };
