@@ -214,6 +214,8 @@ static clprim_context *context_alloc(void)
         free(ctx);
         ctx = NULL;
     }
+    if (ctx)
+        clprim__knobs_read(&ctx->knobs);
     return ctx;
 }
 

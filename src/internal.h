@@ -32,6 +32,7 @@
 #define CLPRIM_INTERNAL_H
 
 #include "clprim.h"
+#include "tuning_params.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -51,6 +52,19 @@ typedef struct clprim__tuning_file clprim__tuning_file;
 
 /* ---- the context (its life cycle: context.c) ---- */
 
+/* The development knobs (tuning_params.h: one slot per parameter of every
+ * primitive) and switches, as the environment had them when the context was
+ * created (clprim__knobs_read, tuning.c). */
+#define CLPRIM__ONE(...) +1
+#define CLPRIM__PARAMS_OF(name, S, PARAMS) PARAMS(CLPRIM__ONE, S)
+#define CLPRIM__KNOB_SLOTS (0 CLPRIM__TUNED_PRIMITIVES(CLPRIM__PARAMS_OF))
+#define CLPRIM__SWITCH_ID(id, env, doc) CLPRIM__SWITCH_##id,
+typedef enum clprim__switch_id { CLPRIM__SWITCHES(CLPRIM__SWITCH_ID) CLPRIM__SWITCH_COUNT } clprim__switch_id;
+typedef struct clprim__knobs {
+    unsigned char set[CLPRIM__KNOB_SLOTS + CLPRIM__SWITCH_COUNT];
+    unsigned value[CLPRIM__KNOB_SLOTS + CLPRIM__SWITCH_COUNT];
+} clprim__knobs;
+
 struct clprim_context {
     cl_context cl_ctx;
     cl_device_id device;
@@ -65,6 +79,7 @@ struct clprim_context {
     clprim__pool_buf *pool;
     char *cache_dir;      /* on-disk program cache folder, NULL when off */
     cl_uint nv_compute_major; /* NVIDIA: compute capability major (0: not NVIDIA) */
+    clprim__knobs knobs;         /* development knobs, as set at creation */
     clprim__tuning_file *tuning; /* the caller's tuning rows, NULL: none (replaced
                                     under the lock; read with it held) */
     unsigned long cache_writes;
@@ -174,8 +189,15 @@ void clprim__tuning_user(const clprim__tuning_file *f, const char *primitive,
  * snprintf; 0 for an unknown primitive. */
 size_t clprim__tuning_describe(const char *primitive, const clprim_device_info *d,
                                size_t elem_size, const void *t, char *buf, size_t size);
-/* value, or the development knob $env when set (tuning runs). */
-unsigned clprim__tuning_knob(const char *env, unsigned value);
+/* The development knobs (tuning_params.h) and switches, read from the
+ * environment once, when a context is created. */
+void clprim__knobs_read(clprim__knobs *k);
+/* The switch's value when it was set, else `otherwise`. */
+unsigned clprim__switch(const clprim__knobs *k, clprim__switch_id s, unsigned otherwise);
+/* Over *t, a primitive's tuning struct: each parameter's knob where it was
+ * set, then its bounds, work-group sizes clamped to the device. */
+void clprim__tuning_apply(const clprim__knobs *k, const clprim_device_info *d,
+                          const char *primitive, void *t);
 /* A power of two the device allows, in whole SIMD groups where the device
  * allows that many work-items. */
 unsigned clprim__clamp_wg(const clprim_device_info *d, unsigned wg);
@@ -510,22 +532,17 @@ clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, 
 
 /* ---- the primitives' tuning rows (scan_tuning.c, reduce_tuning.c, ...) ---- */
 
+/* The structs come from the parameter lists in tuning_params.h, where each
+ * parameter is described once. */
+#define CLPRIM__KIND_U unsigned
+#define CLPRIM__KIND_W unsigned
+#define CLPRIM__KIND_Z size_t
+#define CLPRIM__KIND_E int
+#define CLPRIM__MEMBER(S, field, kind, knob, least, most, doc) CLPRIM__KIND_##kind field;
+
 typedef struct clprim__scan_tuning {
-    unsigned wg_size;      /* work-items per work-group (power of two, multiple of SIMD width) */
-    unsigned coarse_items; /* elements per work-item of the taught coarsened scan */
-    unsigned tile_items;   /* elements per work-item of the tuned multilevel tile */
-    unsigned sp_tile_items; /* elements per work-item of the single-pass tile */
-    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
-    unsigned sp_groups_per_cu; /* single pass's grid: work-groups per compute unit, each
-                                  scanning tiles until none is left (0: one per tile) */
-    unsigned sp_wg_size;   /* the single pass's work-group size: its program is built
-                              with this as WG_SIZE (the same value: one program) */
-    unsigned sp_max_regs;  /* NVIDIA: registers per work-item the single pass is
-                              bounded to (build.c), 0: the compiler's choice */
-    clprim_scan_algorithm scan_auto; /* what AUTO runs */
-    size_t single_pass_max_n; /* AUTO's single-pass choice holds up to this n,
-                                 MULTILEVEL above (measured crossover) */
-    const char *source;    /* which tuning row, and where its numbers came from */
+    CLPRIM__SCAN_PARAMS(CLPRIM__MEMBER, S)
+    const char *source; /* which tuning row, and where its numbers came from */
 } clprim__scan_tuning;
 
 /* The row for the device and element size, with the development knobs
@@ -534,22 +551,14 @@ typedef struct clprim__scan_tuning {
 clprim__scan_tuning clprim__scan_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n);
 
 typedef struct clprim__reduce_tuning {
-    unsigned wg_size;       /* work-items per work-group */
-    unsigned groups_per_cu; /* reduce_fast's grid: work-groups per compute unit */
+    CLPRIM__REDUCE_PARAMS(CLPRIM__MEMBER, S)
     const char *source;
 } clprim__reduce_tuning;
 
 clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n);
 
 typedef struct clprim__compact_tuning {
-    unsigned wg_size;        /* work-items per work-group */
-    unsigned items;          /* elements per work-item of a single-pass tile */
-    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
-    unsigned groups_per_cu;  /* single pass's grid: work-groups per compute unit, each
-                                scanning tiles until none is left (0: one per tile) */
-    unsigned count_groups_per_cu; /* compact_count's grid */
-    unsigned heads_items;    /* unique and run-length encoding: items ... */
-    unsigned heads_groups_per_cu; /* ... and grid (they read each element's predecessor) */
+    CLPRIM__COMPACT_PARAMS(CLPRIM__MEMBER, S)
     const char *source;
 } clprim__compact_tuning;
 
@@ -558,10 +567,7 @@ clprim__compact_tuning clprim__compact_tuning_for(const clprim_context *ctx, siz
                                                   int heads);
 
 typedef struct clprim__segment_tuning {
-    unsigned wg_size;        /* work-items per work-group */
-    unsigned items;          /* elements per work-item of a scan's tile */
-    unsigned reduce_items;   /* ... and of a reduce's */
-    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
+    CLPRIM__SEGMENT_PARAMS(CLPRIM__MEMBER, S)
     const char *source;
 } clprim__segment_tuning;
 
@@ -569,33 +575,15 @@ clprim__segment_tuning clprim__segment_tuning_for(const clprim_context *ctx, siz
                                                   int reduce);
 
 typedef struct clprim__sat_tuning {
-    unsigned wg_size;        /* single pass: work-items per work-group */
-    unsigned lanes;          /* work-items across a strip: 32 (a warp, shuffles) or 1
-                                (then wg_size is 1: the serial form) */
-    unsigned cols;           /* columns per work-item (1, 2, 4) */
-    unsigned rows;           /* rows per work-item of a tile */
-    unsigned plain_wg;       /* the other kernels' work-group size */
-    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
-    unsigned chained;        /* 1: rows wait for their left prefix alone (no aggregates) */
-    unsigned test_silent;    /* tests: strip 0 never publishes (CLPRIM_SAT_TEST_SILENT) */
-    clprim_sat_algorithm sat_auto; /* what AUTO runs where the single pass can */
+    CLPRIM__SAT_PARAMS(CLPRIM__MEMBER, S)
     const char *source;
+    unsigned test_silent; /* tests: strip 0 never publishes (a switch, not a row value) */
 } clprim__sat_tuning;
 
 clprim__sat_tuning clprim__sat_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n);
 
 typedef struct clprim__sort_tuning {
-    unsigned wg_size;        /* work-items per work-group */
-    unsigned items;          /* keys per work-item of a one-sweep tile ... */
-    unsigned pairs_items;    /* ... and with values (their sources take local memory) */
-    unsigned hist_groups_per_cu; /* sort_histogram's grid */
-    unsigned bitonic_tile;   /* pairs per tile of TILE_BITONIC's local steps */
-    unsigned lookback_spins; /* polls of a predecessor's status before the fallback */
-    unsigned match;          /* NVIDIA sm_70+: warps rank keys with match.any (1) or one
-                                vote per digit bit (2); 0: 1-bit splits */
-    unsigned max_regs;       /* NVIDIA: registers per work-item sort_onesweep is bounded
-                                to (build.c), 0: the compiler's choice */
-    unsigned poll_ns;        /* NVIDIA: nanoseconds between polls of a look-back (0: none) */
+    CLPRIM__SORT_PARAMS(CLPRIM__MEMBER, S)
     const char *source;
 } clprim__sort_tuning;
 

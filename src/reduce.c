@@ -88,7 +88,8 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     clprim__reduce_tuning t = clprim__reduce_tuning_for(ctx, elem, a->n);
     const clprim_reduce_algorithm algo =
         a->d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : a->d->algorithm;
-    const int once = algo == CLPRIM_REDUCE_FAST && !getenv("CLPRIM_REDUCE_TWO_LAUNCHES");
+    const int once = algo == CLPRIM_REDUCE_FAST &&
+                     !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_REDUCE_TWO_LAUNCHES, 0);
     size_t temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;

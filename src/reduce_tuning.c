@@ -16,29 +16,35 @@ static const struct clprim__reduce_row rows[] = {
      * clprim-tune (2026-11-24, driver 580.159.04) over work-groups of 64-1024
      * and 1-32 groups per CU: within 1% of this row on both GPUs (H100 int32
      * 0.986 of read at 2^28 with 4 per CU, this row 0.980; H200 this row). */
-    {{0x10DE, "H100", CL_DEVICE_TYPE_GPU, 0, 0},
-     {256, 8, "NVIDIA H100 (clprim-tune 2026-11-24: int32 sum 0.98 of read at 2^28)"}},
-    {{0x10DE, "H200", CL_DEVICE_TYPE_GPU, 0, 0},
-     {256, 8, "NVIDIA H200 (clprim-tune 2026-11-24: int32 sum 1.005 of read at 2^28, "
-               "int64 0.989)"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
-     {256, 8, "NVIDIA GPU (the H100's row; unmeasured on this GPU)"}},
+    {.match = {.vendor_id = 0x10DE, .device_match = "H100", .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .groups_per_cu = 8,
+           .source = "NVIDIA H100 (clprim-tune 2026-11-24: int32 sum 0.98 of read at 2^28)"}},
+    {.match = {.vendor_id = 0x10DE, .device_match = "H200", .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .groups_per_cu = 8,
+           .source = "NVIDIA H200 (clprim-tune 2026-11-24: int32 sum 1.005 of read at 2^28, "
+                     "int64 0.989)"}},
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .groups_per_cu = 8,
+           .source = "NVIDIA GPU (the H100's row; unmeasured on this GPU)"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 4, "AMD GPU (unmeasured guess)"}},
+    {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256, .groups_per_cu = 4, .source = "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core; 64 work-items keep the
      * trees' tiles small enough for the edge-size tests. */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0}, {64, 4, "CPU (PoCL; unmeasured guess)"}},
+    {.match = {.type = CL_DEVICE_TYPE_CPU},
+     .t = {.wg_size = 64, .groups_per_cu = 4, .source = "CPU (PoCL; unmeasured guess)"}},
     /* anything else */
-    {{0, NULL, 0, 0, 0}, {128, 4, "default (unmeasured guess)"}},
+    {.match = {0},
+     .t = {.wg_size = 128, .groups_per_cu = 4, .source = "default (unmeasured guess)"}},
 };
 
 clprim__reduce_tuning clprim__reduce_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
-    const clprim_device_info *d = &ctx->info;
     clprim__reduce_tuning t;
     CLPRIM__TUNING_FOR(ctx, "reduce", elem_size, n, rows, t);
-    /* development knobs for tuning runs */
-    t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_WG_SIZE", t.wg_size));
-    t.groups_per_cu = clprim__tuning_knob("CLPRIM_REDUCE_GROUPS_PER_CU", t.groups_per_cu);
+    clprim__tuning_apply(&ctx->knobs, &ctx->info, "reduce", &t);
     return t;
 }

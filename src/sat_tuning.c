@@ -20,48 +20,78 @@ static const struct clprim__sat_row rows[] = {
      * (0.133 / 0.189 / 0.227 / 0.267); 2 columns per lane 0.495, 128
      * work-items 0.456. 8-byte elements: half the rows for the same
      * registers, unmeasured. */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 4, 0},
-     {256, 32, 4, 16, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU, 4-byte elements"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8, 0},
-     {256, 32, 2, 8, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU, 8-byte elements"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
-     {256, 32, 1, 8, 256, 4096, 1, 0, CLPRIM_SAT_DECOUPLED_LOOKBACK, "NVIDIA GPU"}},
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 4},
+     .t = {.wg_size = 256,
+           .lanes = 32,
+           .cols = 4,
+           .rows = 16,
+           .plain_wg = 256,
+           .lookback_spins = 4096,
+           .chained = 1,
+           .sat_auto = CLPRIM_SAT_DECOUPLED_LOOKBACK,
+           .source = "NVIDIA GPU, 4-byte elements"}},
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
+     .t = {.wg_size = 256,
+           .lanes = 32,
+           .cols = 2,
+           .rows = 8,
+           .plain_wg = 256,
+           .lookback_spins = 4096,
+           .chained = 1,
+           .sat_auto = CLPRIM_SAT_DECOUPLED_LOOKBACK,
+           .source = "NVIDIA GPU, 8-byte elements"}},
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .lanes = 32,
+           .cols = 1,
+           .rows = 8,
+           .plain_wg = 256,
+           .lookback_spins = 4096,
+           .chained = 1,
+           .sat_auto = CLPRIM_SAT_DECOUPLED_LOOKBACK,
+           .source = "NVIDIA GPU"}},
     /* CPUs (PoCL): the serial form, a work-item per strip of 4 columns,
      * small enough that the tests cross many strips. AUTO takes the
      * taught form: on this project's 2-core CI machine (PoCL 3.1, int32
      * 257 x 257, 2026-11-23) it ran at 0.226 of the copy against 0.029 for
      * the single pass, whose work-groups of one work-item cost PoCL more
      * than the strip's work. */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0},
-     {1, 1, 4, 4, 64, 64, 0, 0, CLPRIM_SAT_ROWS_THEN_COLUMNS, "CPU (PoCL)"}},
+    {.match = {.type = CL_DEVICE_TYPE_CPU},
+     .t = {.wg_size = 1,
+           .lanes = 1,
+           .cols = 4,
+           .rows = 4,
+           .plain_wg = 64,
+           .lookback_spins = 64,
+           .chained = 0,
+           .sat_auto = CLPRIM_SAT_ROWS_THEN_COLUMNS,
+           .source = "CPU (PoCL)"}},
     /* Other GPUs: the single pass would run serially; the taught form is
      * AUTO's choice there until someone measures one. */
-    {{0, NULL, 0, 0, 0},
-     {1, 1, 4, 4, 256, 4096, 0, 0, CLPRIM_SAT_ROWS_THEN_COLUMNS, "default (unmeasured guess)"}},
+    {.match = {0},
+     .t = {.wg_size = 1,
+           .lanes = 1,
+           .cols = 4,
+           .rows = 4,
+           .plain_wg = 256,
+           .lookback_spins = 4096,
+           .chained = 0,
+           .sat_auto = CLPRIM_SAT_ROWS_THEN_COLUMNS,
+           .source = "default (unmeasured guess)"}},
 };
 
 clprim__sat_tuning clprim__sat_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
-    const clprim_device_info *d = &ctx->info;
     clprim__sat_tuning t;
+    unsigned row_wg;
     CLPRIM__TUNING_FOR(ctx, "sat", elem_size, n, rows, t);
-    /* development knobs for tuning runs and tests (a small spin bound makes
-     * nearly every look-back take the fallback) */
-    t.cols = clprim__tuning_knob("CLPRIM_SAT_COLS", t.cols);
+    row_wg = t.wg_size;
+    clprim__tuning_apply(&ctx->knobs, &ctx->info, "sat", &t);
+    /* beyond bounds: the kernels take 1, 2 or 4 columns, and the serial form
+     * (one lane) is a work-group of one whatever the knob says */
     if (t.cols != 1 && t.cols != 2)
         t.cols = 4;
-    t.rows = clprim__tuning_knob("CLPRIM_SAT_ROWS", t.rows);
-    if (t.rows < 1)
-        t.rows = 1;
-    if (t.rows > 32)
-        t.rows = 32;
-    if (t.lanes == 32)
-        t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_SAT_WG_SIZE", t.wg_size));
-    t.plain_wg = clprim__clamp_wg(d, t.plain_wg);
-    t.chained = clprim__tuning_knob("CLPRIM_SAT_CHAINED", t.chained) != 0;
-    t.test_silent = clprim__tuning_knob("CLPRIM_SAT_TEST_SILENT", 0) != 0;
-    t.lookback_spins = clprim__tuning_knob("CLPRIM_LOOKBACK_SPINS", t.lookback_spins);
-    if (t.lookback_spins < 1)
-        t.lookback_spins = 1;
+    t.wg_size = t.lanes == 32 ? clprim__clamp_wg(&ctx->info, t.wg_size) : row_wg;
+    t.test_silent = clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SAT_TEST_SILENT, 0) != 0;
     return t;
 }

@@ -39,13 +39,13 @@ static int is_single_pass(clprim_scan_algorithm a)
 static clprim_scan_algorithm resolve_auto(const clprim_context *ctx, const clprim__scan_tuning *t,
                                           size_t n)
 {
-    const char *force = getenv("CLPRIM_SCAN_SINGLE_PASS");
-    clprim_scan_algorithm a = t->scan_auto;
+    const unsigned force = clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SCAN_SINGLE_PASS, 2);
+    clprim_scan_algorithm a = (clprim_scan_algorithm)t->scan_auto;
     if (is_single_pass(a) && n > t->single_pass_max_n)
         a = CLPRIM_SCAN_MULTILEVEL;
-    if (force && *force == '1')
+    if (force == 1)
         a = CLPRIM_SCAN_DECOUPLED_LOOKBACK;
-    else if (force && *force == '0')
+    else if (force == 0)
         a = CLPRIM_SCAN_MULTILEVEL;
     if (is_single_pass(a) && !ctx->info.has_single_pass)
         a = CLPRIM_SCAN_MULTILEVEL;

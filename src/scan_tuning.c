@@ -22,10 +22,16 @@
 #define NVIDIA_8_MAX_N ((size_t)-1)
 
 /* The NVIDIA shapes: 4-byte and 8-byte elements (the measurements below). */
-#define NVIDIA_4(source)                                                                    \
-    {256, 8, 16, 32, 4096, 6, 256, 80, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_4_MAX_N, source}
-#define NVIDIA_8(source)                                                                    \
-    {256, 8, 8, 16, 4096, 12, 128, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK, NVIDIA_8_MAX_N, source}
+#define NVIDIA_4(why)                                                                       \
+    {.wg_size = 256, .coarse_items = 8, .tile_items = 16, .sp_tile_items = 32,                 \
+     .lookback_spins = 4096, .sp_groups_per_cu = 6, .sp_wg_size = 256, .sp_max_regs = 80,      \
+     .scan_auto = CLPRIM_SCAN_DECOUPLED_LOOKBACK, .single_pass_max_n = NVIDIA_4_MAX_N,          \
+     .source = why}
+#define NVIDIA_8(why)                                                                       \
+    {.wg_size = 256, .coarse_items = 8, .tile_items = 8, .sp_tile_items = 16,                  \
+     .lookback_spins = 4096, .sp_groups_per_cu = 12, .sp_wg_size = 128, .sp_max_regs = 0,      \
+     .scan_auto = CLPRIM_SCAN_DECOUPLED_LOOKBACK, .single_pass_max_n = NVIDIA_8_MAX_N,          \
+     .source = why}
 
 struct clprim__scan_row {
     clprim__row_match match;
@@ -81,56 +87,72 @@ static const struct clprim__scan_row rows[] = {
      * one size class (the H200's int32 at 2^24 with 4 groups per CU, 0.755
      * against 0.738 in its own run) measured no gain in clprim-bench
      * (0.731 / 0.735) and is not kept. */
-    {{0x10DE, "H100", CL_DEVICE_TYPE_GPU, 8, 0},
-     NVIDIA_8("NVIDIA H100, 8-byte elements (clprim-tune 2026-11-24, driver 580.159.04: "
-              "int64 sum 0.968 of copy at 2^28, 0.919 at 2^24)")},
-    {{0x10DE, "H100", CL_DEVICE_TYPE_GPU, 0, 0},
-     NVIDIA_4("NVIDIA H100 (clprim-tune 2026-11-24, driver 580.159.04: int32 sum 0.962 of "
-              "copy at 2^28, 0.849 at 2^24)")},
-    {{0x10DE, "H200", CL_DEVICE_TYPE_GPU, 8, 0},
-     NVIDIA_8("NVIDIA H200, 8-byte elements (clprim-tune 2026-11-24, driver 580.159.04: "
-              "int64 sum 0.889 of copy at 2^28, 0.885 at 2^26, 0.831 at 2^24)")},
-    {{0x10DE, "H200", CL_DEVICE_TYPE_GPU, 0, 0},
-     NVIDIA_4("NVIDIA H200 (clprim-tune 2026-11-24, driver 580.159.04: int32 sum 0.876 of "
-              "copy at 2^28, 0.837 at 2^26, 0.74-0.76 at 2^24)")},
+    {.match =
+         {.vendor_id = 0x10DE, .device_match = "H100", .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
+     .t = NVIDIA_8("NVIDIA H100, 8-byte elements (clprim-tune 2026-11-24, driver 580.159.04: "
+                   "int64 sum 0.968 of copy at 2^28, 0.919 at 2^24)")},
+    {.match = {.vendor_id = 0x10DE, .device_match = "H100", .type = CL_DEVICE_TYPE_GPU},
+     .t = NVIDIA_4("NVIDIA H100 (clprim-tune 2026-11-24, driver 580.159.04: int32 sum 0.962 of "
+                   "copy at 2^28, 0.849 at 2^24)")},
+    {.match =
+         {.vendor_id = 0x10DE, .device_match = "H200", .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
+     .t = NVIDIA_8("NVIDIA H200, 8-byte elements (clprim-tune 2026-11-24, driver 580.159.04: "
+                   "int64 sum 0.889 of copy at 2^28, 0.885 at 2^26, 0.831 at 2^24)")},
+    {.match = {.vendor_id = 0x10DE, .device_match = "H200", .type = CL_DEVICE_TYPE_GPU},
+     .t = NVIDIA_4("NVIDIA H200 (clprim-tune 2026-11-24, driver 580.159.04: int32 sum 0.876 of "
+                   "copy at 2^28, 0.837 at 2^26, 0.74-0.76 at 2^24)")},
     /* other NVIDIA GPUs: the H100's shapes */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8, 0},
-     NVIDIA_8("NVIDIA GPU, 8-byte elements (the H100's row; unmeasured on this GPU)")},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
-     NVIDIA_4("NVIDIA GPU (the H100's row; unmeasured on this GPU)")},
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
+     .t = NVIDIA_8("NVIDIA GPU, 8-byte elements (the H100's row; unmeasured on this GPU)")},
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
+     .t = NVIDIA_4("NVIDIA GPU (the H100's row; unmeasured on this GPU)")},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0},
-     {256, 8, 8, 8, 4096, 0, 256, 0, CLPRIM_SCAN_MULTILEVEL, 0, "AMD GPU (unmeasured guess)"}},
+    {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .coarse_items = 8,
+           .tile_items = 8,
+           .sp_tile_items = 8,
+           .lookback_spins = 4096,
+           .sp_groups_per_cu = 0,
+           .sp_wg_size = 256,
+           .sp_max_regs = 0,
+           .scan_auto = CLPRIM_SCAN_MULTILEVEL,
+           .single_pass_max_n = 0,
+           .source = "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
      * the per-work-group cost; 64 work-items keep the taught algorithms'
      * tiles (64 or 128 elements) small enough for the edge-size tests. */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0},
-     {64, 8, 16, 16, 4096, 0, 64, 0, CLPRIM_SCAN_MULTILEVEL, 0, "CPU (PoCL; unmeasured guess)"}},
+    {.match = {.type = CL_DEVICE_TYPE_CPU},
+     .t = {.wg_size = 64,
+           .coarse_items = 8,
+           .tile_items = 16,
+           .sp_tile_items = 16,
+           .lookback_spins = 4096,
+           .sp_groups_per_cu = 0,
+           .sp_wg_size = 64,
+           .sp_max_regs = 0,
+           .scan_auto = CLPRIM_SCAN_MULTILEVEL,
+           .single_pass_max_n = 0,
+           .source = "CPU (PoCL; unmeasured guess)"}},
     /* anything else */
-    {{0, NULL, 0, 0, 0},
-     {128, 8, 8, 8, 4096, 0, 128, 0, CLPRIM_SCAN_MULTILEVEL, 0, "default (unmeasured guess)"}},
+    {.match = {0},
+     .t = {.wg_size = 128,
+           .coarse_items = 8,
+           .tile_items = 8,
+           .sp_tile_items = 8,
+           .lookback_spins = 4096,
+           .sp_groups_per_cu = 0,
+           .sp_wg_size = 128,
+           .sp_max_regs = 0,
+           .scan_auto = CLPRIM_SCAN_MULTILEVEL,
+           .single_pass_max_n = 0,
+           .source = "default (unmeasured guess)"}},
 };
 
 clprim__scan_tuning clprim__scan_tuning_for(const clprim_context *ctx, size_t elem_size, size_t n)
 {
-    const clprim_device_info *d = &ctx->info;
     clprim__scan_tuning t;
     CLPRIM__TUNING_FOR(ctx, "scan", elem_size, n, rows, t);
-    /* development knobs: tile shapes for tuning runs, and a small spin bound
-     * that makes nearly every look-back take the fallback (which otherwise
-     * only stalled devices reach) for tests */
-    t.wg_size = clprim__tuning_knob("CLPRIM_WG_SIZE", t.wg_size);
-    t.sp_wg_size = clprim__tuning_knob("CLPRIM_SP_WG_SIZE", t.sp_wg_size);
-    t.tile_items = clprim__tuning_knob("CLPRIM_TILE_ITEMS", t.tile_items);
-    t.sp_tile_items = clprim__tuning_knob("CLPRIM_SP_TILE_ITEMS", t.sp_tile_items);
-    if (t.wg_size < 1 || t.sp_wg_size < 1 || t.tile_items < 1 || t.sp_tile_items < 1)
-        t.wg_size = t.sp_wg_size = t.tile_items = t.sp_tile_items = 1;
-    t.sp_groups_per_cu = clprim__tuning_knob("CLPRIM_SP_GROUPS_PER_CU", t.sp_groups_per_cu);
-    t.sp_max_regs = clprim__tuning_knob("CLPRIM_SP_MAX_REGS", t.sp_max_regs);
-    t.lookback_spins = clprim__tuning_knob("CLPRIM_LOOKBACK_SPINS", t.lookback_spins);
-    if (t.lookback_spins < 1)
-        t.lookback_spins = 1;
-    t.wg_size = clprim__clamp_wg(d, t.wg_size);
-    t.sp_wg_size = clprim__clamp_wg(d, t.sp_wg_size);
+    clprim__tuning_apply(&ctx->knobs, &ctx->info, "scan", &t);
     return t;
 }

@@ -69,7 +69,8 @@ static clprim_status key_form_of(clprim_context *ctx, const clprim_sort_desc *d,
                             "desc->value_size %zu is above %d bytes", d->value_size,
                             MAX_VALUE_BYTES);
     /* tests force the 64-bit form on small n (CLPRIM_SORT_WIDE=1) */
-    f->wide = (cl_ulong)n + 1 > 0xffffffffull || clprim__tuning_knob("CLPRIM_SORT_WIDE", 0);
+    f->wide = (cl_ulong)n + 1 > 0xffffffffull || 
+              clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SORT_WIDE, 0);
     return CLPRIM_SUCCESS;
 }
 

@@ -35,41 +35,72 @@ static const struct clprim__sort_row rows[] = {
      * uint32 keys at 2^28 24.62 -> 26.10 Gkeys/s, uint32 pairs at 2^26
      * 17.06 -> 19.20 G/s, uint64 keys at 2^28 11.14 -> 13.95 Gkeys/s;
      * test_sort passes with it on the H100. */
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 8, 0}, {256, 20, 12, 8, 1024, 4096, 2, 64, 50, "NVIDIA GPU, 64-bit keys"}},
-    {{0x10DE, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 24, 16, 8, 1024, 4096, 2, 64, 50, "NVIDIA GPU"}},
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
+     .t = {.wg_size = 256,
+           .items = 20,
+           .pairs_items = 12,
+           .hist_groups_per_cu = 8,
+           .bitonic_tile = 1024,
+           .lookback_spins = 4096,
+           .match = 2,
+           .max_regs = 64,
+           .poll_ns = 50,
+           .source = "NVIDIA GPU, 64-bit keys"}},
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .items = 24,
+           .pairs_items = 16,
+           .hist_groups_per_cu = 8,
+           .bitonic_tile = 1024,
+           .lookback_spins = 4096,
+           .match = 2,
+           .max_regs = 64,
+           .poll_ns = 50,
+           .source = "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 1-bit splits in local memory. Unmeasured. */
-    {{0x1002, NULL, CL_DEVICE_TYPE_GPU, 0, 0}, {256, 8, 8, 4, 1024, 4096, 0, 0, 0, "AMD GPU (unmeasured guess)"}},
+    {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .items = 8,
+           .pairs_items = 8,
+           .hist_groups_per_cu = 4,
+           .bitonic_tile = 1024,
+           .lookback_spins = 4096,
+           .match = 0,
+           .max_regs = 0,
+           .poll_ns = 0,
+           .source = "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small tiles keep the tile-edge tests small */
-    {{0, NULL, CL_DEVICE_TYPE_CPU, 0, 0}, {64, 4, 4, 2, 256, 4096, 0, 0, 0, "CPU (PoCL; unmeasured guess)"}},
-    {{0, NULL, 0, 0, 0}, {128, 8, 8, 4, 1024, 4096, 0, 0, 0, "default (unmeasured guess)"}},
+    {.match = {.type = CL_DEVICE_TYPE_CPU},
+     .t = {.wg_size = 64,
+           .items = 4,
+           .pairs_items = 4,
+           .hist_groups_per_cu = 2,
+           .bitonic_tile = 256,
+           .lookback_spins = 4096,
+           .match = 0,
+           .max_regs = 0,
+           .poll_ns = 0,
+           .source = "CPU (PoCL; unmeasured guess)"}},
+    {.match = {0},
+     .t = {.wg_size = 128,
+           .items = 8,
+           .pairs_items = 8,
+           .hist_groups_per_cu = 4,
+           .bitonic_tile = 1024,
+           .lookback_spins = 4096,
+           .match = 0,
+           .max_regs = 0,
+           .poll_ns = 0,
+           .source = "default (unmeasured guess)"}},
 };
 
 clprim__sort_tuning clprim__sort_tuning_for(const clprim_context *ctx, size_t key_size, size_t n,
                                             int pairs)
 {
-    const clprim_device_info *d = &ctx->info;
     clprim__sort_tuning t;
     CLPRIM__TUNING_FOR(ctx, "sort", key_size, n, rows, t);
     if (pairs)
         t.items = t.pairs_items;
-    /* development knobs for tuning runs and tests (a small spin bound makes
-     * nearly every look-back take the fallback) */
-    t.wg_size = clprim__clamp_wg(d, clprim__tuning_knob("CLPRIM_SORT_WG_SIZE", t.wg_size));
-    t.items = clprim__tuning_knob("CLPRIM_SORT_ITEMS", t.items);
-    if (t.items < 1)
-        t.items = 1;
-    if (t.items > 32)
-        t.items = 32;
-    t.hist_groups_per_cu = clprim__tuning_knob("CLPRIM_SORT_HIST_GROUPS_PER_CU",
-                                               t.hist_groups_per_cu);
-    if (t.hist_groups_per_cu < 1)
-        t.hist_groups_per_cu = 1;
-    t.bitonic_tile = clprim__tuning_knob("CLPRIM_SORT_BITONIC_TILE", t.bitonic_tile);
-    t.match = clprim__tuning_knob("CLPRIM_SORT_MATCH", t.match);
-    t.max_regs = clprim__tuning_knob("CLPRIM_SORT_MAX_REGS", t.max_regs);
-    t.poll_ns = clprim__tuning_knob("CLPRIM_SORT_POLL_NS", t.poll_ns);
-    t.lookback_spins = clprim__tuning_knob("CLPRIM_LOOKBACK_SPINS", t.lookback_spins);
-    if (t.lookback_spins < 1)
-        t.lookback_spins = 1;
+    clprim__tuning_apply(&ctx->knobs, &ctx->info, "sort", &t);
     return t;
 }

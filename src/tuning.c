@@ -34,12 +34,6 @@ size_t clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, size_
     return count - 1;
 }
 
-unsigned clprim__tuning_knob(const char *env, unsigned value)
-{
-    const char *v = getenv(env);
-    return v && *v ? (unsigned)strtoul(v, NULL, 10) : value;
-}
-
 unsigned clprim__clamp_wg(const clprim_device_info *d, unsigned wg)
 {
     while (wg > 1 && (wg > d->max_work_group_size || (wg & (wg - 1))))
@@ -61,56 +55,24 @@ unsigned clprim__clamp_wg(const clprim_device_info *d, unsigned wg)
 typedef struct clprim__tuning_field {
     const char *name;
     size_t offset;
-    char kind; /* 'u' unsigned, 'z' size_t, 'e' an enum (int-sized) */
+    char kind;        /* tuning_params.h: 'U', 'W' unsigned, 'Z' size_t, 'E' an enum */
+    const char *knob; /* "" for none */
+    unsigned least, most;
 } clprim__tuning_field;
 
-#define FU(s, f) {#f, offsetof(s, f), 'u'}
-#define FZ(s, f) {#f, offsetof(s, f), 'z'}
-#define FE(s, f) {#f, offsetof(s, f), 'e'}
+#define FIELD(S, field, kind, knob, least, most, doc)                                        \
+    {#field, offsetof(S, field), #kind[0], knob, least, most},
+#define FIELDS(name, S, PARAMS) static const clprim__tuning_field S##_fields[] = {PARAMS(FIELD, S)};
+CLPRIM__TUNED_PRIMITIVES(FIELDS)
 
-static const clprim__tuning_field scan_fields[] = {
-    FU(clprim__scan_tuning, wg_size),       FU(clprim__scan_tuning, coarse_items),
-    FU(clprim__scan_tuning, tile_items),    FU(clprim__scan_tuning, sp_wg_size),
-    FU(clprim__scan_tuning, sp_tile_items), FU(clprim__scan_tuning, sp_groups_per_cu),
-    FU(clprim__scan_tuning, sp_max_regs),   FU(clprim__scan_tuning, lookback_spins),
-    FE(clprim__scan_tuning, scan_auto),     FZ(clprim__scan_tuning, single_pass_max_n)};
-static const clprim__tuning_field reduce_fields[] = {FU(clprim__reduce_tuning, wg_size),
-                                                     FU(clprim__reduce_tuning, groups_per_cu)};
-static const clprim__tuning_field compact_fields[] = {
-    FU(clprim__compact_tuning, wg_size),        FU(clprim__compact_tuning, items),
-    FU(clprim__compact_tuning, groups_per_cu),  FU(clprim__compact_tuning, count_groups_per_cu),
-    FU(clprim__compact_tuning, heads_items),    FU(clprim__compact_tuning, heads_groups_per_cu),
-    FU(clprim__compact_tuning, lookback_spins)};
-static const clprim__tuning_field segment_fields[] = {
-    FU(clprim__segment_tuning, wg_size), FU(clprim__segment_tuning, items),
-    FU(clprim__segment_tuning, reduce_items), FU(clprim__segment_tuning, lookback_spins)};
-static const clprim__tuning_field sat_fields[] = {
-    FU(clprim__sat_tuning, wg_size),  FU(clprim__sat_tuning, lanes),
-    FU(clprim__sat_tuning, cols),     FU(clprim__sat_tuning, rows),
-    FU(clprim__sat_tuning, plain_wg), FU(clprim__sat_tuning, chained),
-    FU(clprim__sat_tuning, lookback_spins), FE(clprim__sat_tuning, sat_auto)};
-static const clprim__tuning_field sort_fields[] = {
-    FU(clprim__sort_tuning, wg_size),       FU(clprim__sort_tuning, items),
-    FU(clprim__sort_tuning, pairs_items),   FU(clprim__sort_tuning, hist_groups_per_cu),
-    FU(clprim__sort_tuning, bitonic_tile),  FU(clprim__sort_tuning, match),
-    FU(clprim__sort_tuning, max_regs),      FU(clprim__sort_tuning, poll_ns),
-    FU(clprim__sort_tuning, lookback_spins)};
-
-#define PRIMITIVE(name, s, fields)                                                          \
-    {name, fields, sizeof(fields) / sizeof(fields)[0], offsetof(s, source)}
+#define PRIMITIVE(name, S, PARAMS)                                                          \
+    {name, S##_fields, sizeof(S##_fields) / sizeof(S##_fields)[0], offsetof(S, source)},
 static const struct clprim__tuning_primitive {
     const char *name;
     const clprim__tuning_field *fields;
     size_t count;
     size_t source; /* offset of the struct's `source` */
-} primitives[] = {
-    PRIMITIVE("scan", clprim__scan_tuning, scan_fields),
-    PRIMITIVE("reduce", clprim__reduce_tuning, reduce_fields),
-    PRIMITIVE("compact", clprim__compact_tuning, compact_fields),
-    PRIMITIVE("segment", clprim__segment_tuning, segment_fields),
-    PRIMITIVE("sat", clprim__sat_tuning, sat_fields),
-    PRIMITIVE("sort", clprim__sort_tuning, sort_fields),
-};
+} primitives[] = {CLPRIM__TUNED_PRIMITIVES(PRIMITIVE)};
 #define PRIMITIVES (sizeof primitives / sizeof primitives[0])
 #define MAX_SET 16
 
@@ -138,6 +100,59 @@ static int primitive_index(const char *name, size_t *index)
             return 1;
         }
     return 0;
+}
+
+/* ---- development knobs: read once, when a context is created ---- */
+
+#define SWITCH_ENV(id, env, doc) env,
+static const char *const switch_env[] = {CLPRIM__SWITCHES(SWITCH_ENV)};
+
+static void knob_read(clprim__knobs *k, size_t slot, const char *env)
+{
+    const char *v = *env ? getenv(env) : NULL;
+    k->set[slot] = v && *v;
+    k->value[slot] = k->set[slot] ? (unsigned)strtoul(v, NULL, 10) : 0;
+}
+
+void clprim__knobs_read(clprim__knobs *k)
+{
+    size_t p, f, slot = 0;
+    for (p = 0; p < PRIMITIVES; ++p)
+        for (f = 0; f < primitives[p].count; ++f)
+            knob_read(k, slot++, primitives[p].fields[f].knob);
+    for (f = 0; f < CLPRIM__SWITCH_COUNT; ++f)
+        knob_read(k, CLPRIM__KNOB_SLOTS + f, switch_env[f]);
+}
+
+unsigned clprim__switch(const clprim__knobs *k, clprim__switch_id s, unsigned otherwise)
+{
+    return k->set[CLPRIM__KNOB_SLOTS + s] ? k->value[CLPRIM__KNOB_SLOTS + s] : otherwise;
+}
+
+void clprim__tuning_apply(const clprim__knobs *k, const clprim_device_info *d,
+                          const char *primitive, void *t)
+{
+    size_t p, f, slot = 0;
+    if (!primitive_index(primitive, &p))
+        return;
+    for (f = 0; f < p; ++f)
+        slot += primitives[f].count;
+    for (f = 0; f < primitives[p].count; ++f, ++slot) {
+        const clprim__tuning_field *field = &primitives[p].fields[f];
+        unsigned v;
+        if (field->kind != 'U' && field->kind != 'W')
+            continue; /* sizes and algorithms have no knobs or bounds */
+        memcpy(&v, (char *)t + field->offset, sizeof v);
+        if (k->set[slot])
+            v = k->value[slot];
+        if (v < field->least)
+            v = field->least;
+        if (field->most && v > field->most)
+            v = field->most;
+        if (field->kind == 'W')
+            v = clprim__clamp_wg(d, v);
+        memcpy((char *)t + field->offset, &v, sizeof v);
+    }
 }
 
 /* The next token of *p: a word, name=value, or name="quoted value" (quotes
@@ -213,7 +228,7 @@ static const char *parse_pair(clprim__tuning_line *l, char *tok, char **dup_devi
         ;
     if (f == p->count)
         return "no such parameter (clprim_context_tuning lists them)";
-    if (!parse_number(eq, p->fields[f].kind == 'z' ? (size_t)-1 : 0x7fffffffull, &v))
+    if (!parse_number(eq, p->fields[f].kind == 'Z' ? (size_t)-1 : 0x7fffffffull, &v))
         return "not a number in range (decimal or 0x...)";
     if (l->count == MAX_SET)
         return "too many parameters on one line";
@@ -322,10 +337,10 @@ clprim_status clprim__tuning_file_read(const char *path, clprim__tuning_file **o
 static void field_set(void *t, const clprim__tuning_field *f, unsigned long long v)
 {
     char *at = (char *)t + f->offset;
-    if (f->kind == 'z') {
+    if (f->kind == 'Z') {
         size_t z = (size_t)v;
         memcpy(at, &z, sizeof z);
-    } else if (f->kind == 'e') {
+    } else if (f->kind == 'E') {
         int e = (int)v;
         memcpy(at, &e, sizeof e);
     } else {
@@ -368,11 +383,11 @@ size_t clprim__tuning_describe(const char *primitive, const clprim_device_info *
         const clprim__tuning_field *f = &primitives[p].fields[k];
         const char *at = (const char *)t + f->offset;
         unsigned long long v;
-        if (f->kind == 'z') {
+        if (f->kind == 'Z') {
             size_t z;
             memcpy(&z, at, sizeof z);
             v = z;
-        } else if (f->kind == 'e') {
+        } else if (f->kind == 'E') {
             int e;
             memcpy(&e, at, sizeof e);
             v = (unsigned long long)e;

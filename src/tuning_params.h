@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* Every primitive's tuning parameters, described once. From these lists come
+ * the tuning structs (internal.h), the field tables of tuning files and of
+ * clprim_context_tuning, the development knobs and their clamps (tuning.c),
+ * and the knobs' table in docs/tuning.md (checked by the test tuning_docs).
+ * Plain macros: the test includes this file alone.
+ *
+ * X(S, field, kind, knob, least, most, doc)
+ *   S      the tuning struct (passed through)
+ *   kind   U unsigned; W a work-group size (unsigned, then clamped to a power
+ *          of two the device allows); Z size_t; E an algorithm (int-sized
+ *          enum, no knob)
+ *   knob   the environment variable that overrides the row's value, read when
+ *          a context is created ("" for none)
+ *   least, most   bounds applied after the knob (0: none); a rule beyond
+ *          bounds stays in the primitive's tuning function
+ *   doc    what the value is, for docs/tuning.md
+ * Each struct ends with `source`: which row, and where its numbers came from. */
+#ifndef CLPRIM_TUNING_PARAMS_H
+#define CLPRIM_TUNING_PARAMS_H
+
+#define CLPRIM__SCAN_PARAMS(X, S)                                                               \
+    X(S, wg_size, W, "CLPRIM_WG_SIZE", 0, 0,                                                    \
+      "work-items per work-group (power of two, whole SIMD groups)")                            \
+    X(S, coarse_items, U, "", 0, 0, "elements per work-item of the taught coarsened scan")     \
+    X(S, tile_items, U, "CLPRIM_TILE_ITEMS", 1, 0,                                              \
+      "elements per work-item of the tuned multilevel tile")                                    \
+    X(S, sp_tile_items, U, "CLPRIM_SP_TILE_ITEMS", 1, 0,                                        \
+      "elements per work-item of the single-pass tile")                                         \
+    X(S, lookback_spins, U, "CLPRIM_LOOKBACK_SPINS", 1, 0,                                      \
+      "polls of a predecessor's status before the fallback sums its input")                     \
+    X(S, sp_groups_per_cu, U, "CLPRIM_SP_GROUPS_PER_CU", 0, 0,                                  \
+      "single pass: work-groups per compute unit looping over tiles (0: one per tile)")         \
+    X(S, sp_wg_size, W, "CLPRIM_SP_WG_SIZE", 0, 0, "the single pass's work-group size")        \
+    X(S, sp_max_regs, U, "CLPRIM_SP_MAX_REGS", 0, 0,                                            \
+      "NVIDIA: registers the single pass is bounded to (0: the compiler's choice)")             \
+    X(S, scan_auto, E, "", 0, 0, "what AUTO runs")                                             \
+    X(S, single_pass_max_n, Z, "", 0, 0, "AUTO takes the single pass up to this n")
+
+#define CLPRIM__REDUCE_PARAMS(X, S)                                                             \
+    X(S, wg_size, W, "CLPRIM_WG_SIZE", 0, 0, "work-items per work-group")                      \
+    X(S, groups_per_cu, U, "CLPRIM_REDUCE_GROUPS_PER_CU", 0, 0,                                 \
+      "FAST's grid: work-groups per compute unit")
+
+#define CLPRIM__COMPACT_PARAMS(X, S)                                                            \
+    X(S, wg_size, W, "CLPRIM_COMPACT_WG_SIZE", 0, 0, "work-items per work-group")              \
+    X(S, items, U, "CLPRIM_COMPACT_ITEMS", 1, 32, "elements per work-item of a single-pass tile") \
+    X(S, lookback_spins, U, "CLPRIM_LOOKBACK_SPINS", 1, 0,                                      \
+      "polls of a predecessor's status before the fallback counts its input")                   \
+    X(S, groups_per_cu, U, "CLPRIM_COMPACT_GROUPS_PER_CU", 0, 0,                                \
+      "single pass: work-groups per compute unit looping over tiles (0: one per tile)")         \
+    X(S, count_groups_per_cu, U, "", 0, 0, "the stable partition's counting grid")             \
+    X(S, heads_items, U, "", 0, 0, "unique and run-length encoding: elements per work-item")  \
+    X(S, heads_groups_per_cu, U, "", 0, 0, "unique and run-length encoding: the grid")
+
+#define CLPRIM__SEGMENT_PARAMS(X, S)                                                            \
+    X(S, wg_size, W, "CLPRIM_SEGMENT_WG_SIZE", 0, 0, "work-items per work-group")              \
+    X(S, items, U, "CLPRIM_SEGMENT_ITEMS", 1, 64, "elements per work-item of a scan's tile")   \
+    X(S, reduce_items, U, "", 0, 0, "elements per work-item of a reduce's tile")              \
+    X(S, lookback_spins, U, "CLPRIM_LOOKBACK_SPINS", 1, 0,                                      \
+      "polls of a predecessor's status before the fallback")
+
+#define CLPRIM__SAT_PARAMS(X, S)                                                                \
+    X(S, wg_size, U, "CLPRIM_SAT_WG_SIZE", 0, 0,                                                \
+      "single pass: work-items per work-group (warp form; 1 in the serial form)")               \
+    X(S, lanes, U, "", 0, 0, "work-items across a strip: 32 (a warp) or 1 (serial)")           \
+    X(S, cols, U, "CLPRIM_SAT_COLS", 0, 0, "columns per work-item (1, 2, else 4)")                \
+    X(S, rows, U, "CLPRIM_SAT_ROWS", 1, 32, "rows per work-item of a tile")                    \
+    X(S, plain_wg, W, "", 0, 0, "the other kernels' work-group size")                          \
+    X(S, lookback_spins, U, "CLPRIM_LOOKBACK_SPINS", 1, 0,                                      \
+      "polls of a predecessor's status before the fallback")                                    \
+    X(S, chained, U, "CLPRIM_SAT_CHAINED", 0, 1,                                                \
+      "1: each row waits for its left prefix alone (no aggregates)")                            \
+    X(S, sat_auto, E, "", 0, 0, "what AUTO runs where the single pass can")
+
+#define CLPRIM__SORT_PARAMS(X, S)                                                               \
+    X(S, wg_size, W, "CLPRIM_SORT_WG_SIZE", 0, 0, "work-items per work-group")                 \
+    X(S, items, U, "CLPRIM_SORT_ITEMS", 1, 32, "keys per work-item of a one-sweep tile")       \
+    X(S, pairs_items, U, "", 0, 0, "... with values")                                         \
+    X(S, hist_groups_per_cu, U, "CLPRIM_SORT_HIST_GROUPS_PER_CU", 1, 0,                         \
+      "the histogram's work-groups per compute unit")                                           \
+    X(S, bitonic_tile, U, "CLPRIM_SORT_BITONIC_TILE", 0, 0, "TILE_BITONIC's local merge tile") \
+    X(S, lookback_spins, U, "CLPRIM_LOOKBACK_SPINS", 1, 0,                                      \
+      "polls of a predecessor's status before the fallback")                                    \
+    X(S, match, U, "CLPRIM_SORT_MATCH", 0, 0,                                                   \
+      "NVIDIA: a warp ranks keys by one vote per digit bit (2), match.any (1), 1-bit splits (0)") \
+    X(S, max_regs, U, "CLPRIM_SORT_MAX_REGS", 0, 0,                                             \
+      "NVIDIA: registers sort_onesweep is bounded to (0: the compiler's choice)")               \
+    X(S, poll_ns, U, "CLPRIM_SORT_POLL_NS", 0, 0, "NVIDIA: nanoseconds between look-back polls")
+
+/* The primitives: X(name, struct, PARAMS list) */
+#define CLPRIM__TUNED_PRIMITIVES(X)                                                             \
+    X("scan", clprim__scan_tuning, CLPRIM__SCAN_PARAMS)                                         \
+    X("reduce", clprim__reduce_tuning, CLPRIM__REDUCE_PARAMS)                                   \
+    X("compact", clprim__compact_tuning, CLPRIM__COMPACT_PARAMS)                                \
+    X("segment", clprim__segment_tuning, CLPRIM__SEGMENT_PARAMS)                                \
+    X("sat", clprim__sat_tuning, CLPRIM__SAT_PARAMS)                                            \
+    X("sort", clprim__sort_tuning, CLPRIM__SORT_PARAMS)
+
+/* Development switches outside the rows, read with the knobs:
+ * X(id, env, doc) */
+#define CLPRIM__SWITCHES(X)                                                                     \
+    X(SCAN_SINGLE_PASS, "CLPRIM_SCAN_SINGLE_PASS",                                              \
+      "`1` / `0`: AUTO takes the single-pass / multilevel scan whatever the row says (tests)")  \
+    X(REDUCE_TWO_LAUNCHES, "CLPRIM_REDUCE_TWO_LAUNCHES", "`1`: FAST reduces in two launches")  \
+    X(SORT_WIDE, "CLPRIM_SORT_WIDE", "`1`: sorts count positions in 64 bits at any n (tests)") \
+    X(SAT_TEST_SILENT, "CLPRIM_SAT_TEST_SILENT",                                                \
+      "`1`: strip 0 of a summed-area table never publishes, so every look-back takes the "     \
+      "fallback there (tests)")
+
+#endif /* CLPRIM_TUNING_PARAMS_H */
