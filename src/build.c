@@ -65,18 +65,18 @@ static void text_str(text *t, const char *s)
     text_add(t, s, strlen(s));
 }
 
-/* Appends cl/<name>, #line-tagged, from CLPRIM_KERNEL_DIR or the embedded copy. */
-static clprim_status add_file(clprim_context *ctx, text *t, const char *name)
+/* cl/<name> from CLPRIM_KERNEL_DIR (into *owned, heap) or the embedded copy. */
+static clprim_status load_file(clprim_context *ctx, const char *name, const char **out,
+                               char **owned)
 {
     const char *dir = getenv("CLPRIM_KERNEL_DIR");
     size_t i;
 
-    text_str(t, "#line 1 \"");
-    text_str(t, name);
-    text_str(t, "\"\n");
+    *owned = NULL;
     if (dir && *dir) {
         char path[4096], buf[8192];
         size_t got;
+        text t = {0};
         FILE *f;
         snprintf(path, sizeof path, "%s/%s", dir, name);
         f = fopen(path, "rb");
@@ -84,18 +84,82 @@ static clprim_status add_file(clprim_context *ctx, text *t, const char *name)
             return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                                 "CLPRIM_KERNEL_DIR is set but %s cannot be read", path);
         while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-            text_add(t, buf, got);
+            text_add(&t, buf, got);
         fclose(f);
-        text_str(t, "\n");
+        if (t.failed || !t.s) {
+            free(t.s);
+            return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+        }
+        *out = *owned = t.s;
         return CLPRIM_SUCCESS;
     }
     for (i = 0; i < clprim__cl_file_count; ++i)
         if (strcmp(clprim__cl_files[i].name, name) == 0) {
-            text_str(t, clprim__cl_files[i].text);
-            text_str(t, "\n");
+            *out = clprim__cl_files[i].text;
             return CLPRIM_SUCCESS;
         }
     return clprim__fail(ctx, CLPRIM_INTERNAL, "kernel source %s is not embedded", name);
+}
+
+/* The files already in a program's text, each once. */
+#define MAX_PROGRAM_FILES 32
+typedef struct included {
+    unsigned count;
+    char names[MAX_PROGRAM_FILES][64];
+} included;
+
+static int was_included(const included *inc, const char *name)
+{
+    unsigned i;
+    for (i = 0; i < inc->count; ++i)
+        if (!strcmp(inc->names[i], name))
+            return 1;
+    return 0;
+}
+
+/* Appends cl/<name>, #line-tagged, after the files it includes that are not
+ * in the text yet (depth first, as the preprocessor would reach them): a
+ * file's own #include lines are its list of sources, so no program lists
+ * them again. The text defines CLPRIM_ASSEMBLED, which turns those lines
+ * off. An include names a file relative to the including one's folder. */
+static clprim_status add_file(clprim_context *ctx, text *t, const char *name, included *inc,
+                              unsigned depth)
+{
+    const char *body, *line, *slash = strrchr(name, '/');
+    char *owned = NULL;
+    clprim_status st;
+
+    if (was_included(inc, name))
+        return CLPRIM_SUCCESS;
+    if (depth > 8 || inc->count == MAX_PROGRAM_FILES || strlen(name) >= sizeof inc->names[0])
+        return clprim__fail(ctx, CLPRIM_INTERNAL, "kernel source %s: includes too deep", name);
+    st = load_file(ctx, name, &body, &owned);
+    for (line = body; st == CLPRIM_SUCCESS && line && *line;) {
+        const char *p = line, *q, *end = strchr(line, '\n');
+        while (*p == ' ' || *p == '\t')
+            ++p;
+        if (!strncmp(p, "#include \"", 10) && (q = strchr(p + 10, '"')) != NULL &&
+            (!end || q < end)) {
+            char dep[64];
+            const int folder = slash ? (int)(slash - name + 1) : 0;
+            if (snprintf(dep, sizeof dep, "%.*s%.*s", folder, name, (int)(q - (p + 10)), p + 10) >=
+                (int)sizeof dep)
+                st = clprim__fail(ctx, CLPRIM_INTERNAL, "kernel source %s: include too long", name);
+            else
+                st = add_file(ctx, t, dep, inc, depth + 1);
+        }
+        line = end ? end + 1 : NULL;
+    }
+    if (st == CLPRIM_SUCCESS && !was_included(inc, name)) {
+        strcpy(inc->names[inc->count++], name);
+        text_str(t, "#line 1 \"");
+        text_str(t, name);
+        text_str(t, "\"\n");
+        text_str(t, body);
+        text_str(t, "\n");
+    }
+    free(owned);
+    return st;
 }
 
 char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry, unsigned regs)
@@ -364,27 +428,19 @@ static cl_int kernels_by_entry(clprim_context *ctx, clprim__program *p)
     return err == CL_SUCCESS ? CL_INVALID_KERNEL_DEFINITION : err;
 }
 
-/* The primitive's kernel file (the last of its files), to name it. */
-static const char *kernel_file(const clprim__program_spec *spec)
-{
-    size_t k = 0;
-    while (spec->files[k + 1])
-        ++k;
-    return spec->files[k];
-}
-
 /* Builds the program of spec with p->wg_size work-items per work-group; on
  * success fills p's program and kernels and sets *max_wg to the smallest
  * CL_KERNEL_WORK_GROUP_SIZE among them. */
 static clprim_status build_once(clprim_context *ctx, const clprim__program_spec *spec,
                                 clprim__program *p, size_t *max_wg)
 {
-    /* every program gets the element, SIMD-group and work-group layers; the
-     * single-pass layer (common/lookback.clh) comes in spec->files, after
-     * what a primitive defines for it to carry */
-    static const char *const common[] = {"common/abi.h",         "common/elem.clh",
-                                         "common/ptx.clh",       "common/group_scan.clh",
-                                         "common/simd.clh",      "common/wg_scan.clh"};
+    /* every program gets the element, SIMD-group and work-group layers;
+     * then the primitive's kernel file after what it includes (its ABI
+     * header, what it defines for the single-pass layer to carry, then
+     * common/lookback.clh) */
+    static const char *const common[] = {"common/abi.h", "common/elem.clh", "common/simd.clh",
+                                         "common/wg_scan.clh"};
+    included inc = {0};
     text src = {0};
     char head[320];
     clprim_status st = CLPRIM_SUCCESS;
@@ -402,15 +458,15 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
     if (spec->params)
         text_str(&src, spec->params);
     for (k = 0; k < sizeof common / sizeof common[0] && st == CLPRIM_SUCCESS; ++k)
-        st = add_file(ctx, &src, common[k]);
-    for (k = 0; spec->files[k] && st == CLPRIM_SUCCESS; ++k)
-        st = add_file(ctx, &src, spec->files[k]);
+        st = add_file(ctx, &src, common[k], &inc, 0);
+    if (st == CLPRIM_SUCCESS)
+        st = add_file(ctx, &src, spec->file, &inc, 0);
     if (st == CLPRIM_SUCCESS && src.failed)
         st = clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     if (st != CLPRIM_SUCCESS)
         goto cleanup;
     clprim__log(ctx, CLPRIM_LOG_DEBUG, "building %s (work-group %u; tuning: %s) for %s",
-                kernel_file(spec), p->wg_size, spec->tuning ? spec->tuning : "none",
+                spec->file, p->wg_size, spec->tuning ? spec->tuning : "none",
                 ctx->info.device_name);
     st = clprim__build_source(ctx, src.s, spec->bound_entry, spec->bound_regs, &p->program);
     if (st != CLPRIM_SUCCESS)
@@ -420,7 +476,7 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
         st = kernels_by_entry(ctx, p);
     if (st != CL_SUCCESS) {
         p->num_kernels = 0;
-        clprim__fail(ctx, st, "clCreateKernelsInProgram failed for %s", kernel_file(spec));
+        clprim__fail(ctx, st, "clCreateKernelsInProgram failed for %s", spec->file);
         goto cleanup;
     }
     *max_wg = (size_t)-1;
@@ -432,7 +488,7 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
         size_t wg = 0;
         st = clGetKernelInfo(p->kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
         if (st != CL_SUCCESS) {
-            clprim__fail(ctx, st, "clGetKernelInfo failed for a kernel of %s: %s", kernel_file(spec),
+            clprim__fail(ctx, st, "clGetKernelInfo failed for a kernel of %s: %s", spec->file,
                          clprim_status_string(st));
             break;
         }
@@ -462,11 +518,7 @@ static char *program_key(const clprim__program_spec *spec)
     const char *extra = getenv("CLPRIM_BUILD_OPTIONS");
     text k = {0};
     char num[64];
-    size_t i;
-    for (i = 0; spec->files[i]; ++i) {
-        text_str(&k, spec->files[i]);
-        text_str(&k, "+");
-    }
+    text_str(&k, spec->file);
     snprintf(num, sizeof num, "|%u|%u|", spec->wg_size, spec->bound_regs);
     text_str(&k, num);
     text_str(&k, spec->bound_entry ? spec->bound_entry : "");
@@ -512,7 +564,7 @@ clprim_status clprim__program_get(clprim_context *ctx, const clprim__program_spe
         /* the compiled kernels cannot run this many work-items (registers):
          * rebuild with the largest power of two they can */
         clprim__log(ctx, CLPRIM_LOG_INFO, "%s: work-group %u exceeds the kernel limit %zu; rebuilding",
-                    kernel_file(spec), p->wg_size, max_wg);
+                    spec->file, p->wg_size, max_wg);
         while (p->wg_size > 1 && p->wg_size > max_wg)
             p->wg_size /= 2;
         program_clear(p);
@@ -521,7 +573,7 @@ clprim_status clprim__program_get(clprim_context *ctx, const clprim__program_spe
         program_free(p);
         return st;
     }
-    clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s ready (%u kernels)", kernel_file(spec), p->num_kernels);
+    clprim__log(ctx, CLPRIM_LOG_DEBUG, "%s ready (%u kernels)", spec->file, p->num_kernels);
     p->next = ctx->programs;
     ctx->programs = p;
     *out = p;

@@ -13,11 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the kept count travels as a 64-bit value in split status words; run-length
- * encoding's (count, last run start) pairs in value slots (compact_keep.clh) */
-static const char *const program_files[] = {"compact_abi.h", "compact_keep.clh",
-                                            "common/lookback.clh", "compact.cl", NULL};
-
 /* The largest element a compaction moves (registers and local memory per tile). */
 #define MAX_ELEMENT_BYTES 64
 
@@ -259,7 +254,7 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     const int positions = mode == COMPACT_RLE || (mode == COMPACT_SELECT && d->indices);
     const size_t budget =
         ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
-    clprim__program_spec spec = {program_files, e->defines, NULL, 0, NULL, 0, NULL};
+    clprim__program_spec spec = {.file = "compact.cl", .element = e->defines};
     clprim__program *prog;
     kernel_in k;
     char *params;

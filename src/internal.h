@@ -260,7 +260,8 @@ void clprim__pool_destroy(clprim__pool_buf *first);
  * element defines, the device's facts (WG_SIZE, SIMD_WIDTH, ...), params,
  * every cl/common/ header and then files, each #line-tagged. */
 typedef struct clprim__program_spec {
-    const char *const *files; /* cl/ files, NULL-terminated (the primitive's abi header, its .cl) */
+    const char *file;         /* the primitive's kernel file in cl/; what it includes comes
+                                 before it (build.c) */
     const char *element;      /* the element layer's defines */
     const char *params;       /* the primitive's own "#define NAME value\n" lines; may be NULL */
     unsigned wg_size;         /* WG_SIZE; lowered when the kernels cannot run so many */

@@ -22,8 +22,7 @@ static int blank(const char *s)
 static clprim_status probe(clprim_context *ctx, const clprim_operator_desc *d,
                            const char *type, size_t size, const char *defines)
 {
-    static const char *const files[] = {"probe.cl", NULL};
-    clprim__program_spec spec = {files, defines, NULL, 0, NULL, 0, NULL};
+    clprim__program_spec spec = {.file = "probe.cl", .element = defines};
     clprim__program *prog;
     cl_kernel k;
     cl_mem samples = NULL, result = NULL;

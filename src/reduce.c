@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const program_files[] = {"reduce_abi.h", "reduce.cl", NULL};
 
 static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_] = {
     [CLPRIM_REDUCE_NAIVE_TREE] = "reduce_naive",
@@ -82,7 +81,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     const reduce_args *a = args;
     clprim_context *ctx = l->ctx;
     const size_t elem = l->elem.size;
-    clprim__program_spec spec = {program_files, l->elem.defines, NULL, 0, NULL, 0, NULL};
+    clprim__program_spec spec = {.file = "reduce.cl", .element = l->elem.defines};
     clprim__program *prog, *below; /* the first level's; the later levels' */
     clprim__pool_buf *buf = NULL;
     clprim__reduce_tuning t = clprim__reduce_tuning_for(ctx, elem, a->n);

@@ -13,10 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* what the look-back carries comes before it */
-static const char *const program_files[] = {"sat_abi.h", "sat_carry.clh", "common/lookback.clh",
-                                            "sat.cl", NULL};
-
 /* One table to build: the image (pixels of `input`), the table and its
  * form. */
 typedef struct sat_job {
@@ -138,8 +134,8 @@ static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, clp
                                  clprim__program **prog)
 {
     clprim_context *ctx = l->ctx;
-    clprim__program_spec spec = {program_files, l->elem.defines, NULL, t->wg_size,
-                                 NULL,          0,               t->source};
+    clprim__program_spec spec = {
+        .file = "sat.cl", .element = l->elem.defines, .wg_size = t->wg_size, .tuning = t->source};
     char *pixel, *params;
     clprim_status st = pixel_params(ctx, input, type, l->elem.builtin, &pixel);
     if (st != CLPRIM_SUCCESS)

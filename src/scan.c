@@ -12,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the single pass carries the element itself: lookback.clh's defaults */
-static const char *const program_files[] = {"scan_abi.h", "common/lookback.clh", "scan.cl",
-                                            NULL};
-
 /* The tile kernel of each algorithm (AUTO resolves to one of the others). */
 static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
     [CLPRIM_SCAN_KOGGE_STONE] = "scan_kogge_stone",
@@ -283,7 +279,8 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     const clprim_scan_desc *d = a->d;
     const clprim__element *e = &l->elem;
     clprim_context *ctx = l->ctx;
-    clprim__program_spec spec = {program_files, e->defines, NULL, 0, "scan_single_pass", 0, NULL};
+    clprim__program_spec spec = {
+        .file = "scan.cl", .element = e->defines, .bound_entry = "scan_single_pass"};
     const size_t n = a->n;
     scan_run r;
     clprim__program *prog, *below = NULL;

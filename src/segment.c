@@ -12,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the lifted operator and what the look-back carries come before it */
-static const char *const program_files[] = {"segment_abi.h", "segment_heads.clh",
-                                            "common/lookback.clh", "segment.cl", NULL};
-
 /* The arguments of one call, for segment_body. */
 typedef struct segment_args {
     const clprim_segments *s;
@@ -233,7 +229,10 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
      * before the tile-prefix step was shared (64: four work-groups per SM);
      * left to itself the compiler took 94 after that change (H100, int32,
      * 2026-11-25: scan by offsets 0.612 -> 0.448 of copy) */
-    clprim__program_spec spec = {program_files, e->defines, NULL, 0, "seg_single_pass", 64, NULL};
+    clprim__program_spec spec = {.file = "segment.cl",
+                                 .element = e->defines,
+                                 .bound_entry = "seg_single_pass",
+                                 .bound_regs = 64};
     clprim__program *prog;
     cl_mem state = NULL, bounds = NULL;
     cl_uint generation = 0, sflags;

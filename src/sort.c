@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const program_files[] = {"sort_abi.h", "sort_rank.clh", "common/lookback.clh",
-                                            "sort.cl", NULL};
 
 #define MAX_VALUE_BYTES 64
 /* where a caller's scratch places each part */
@@ -157,9 +155,12 @@ typedef struct sort_plan {
 static clprim_status get_program(clprim__launch *l, const key_form *f, size_t value_size,
                                  const sort_plan *p, clprim__program **prog)
 {
-    clprim__program_spec spec = {program_files, l->elem.defines, NULL, p->t.wg_size,
-                                 p->t.max_regs ? "sort_onesweep" : NULL, p->t.max_regs,
-                                 p->t.source};
+    clprim__program_spec spec = {.file = "sort.cl",
+                                 .element = l->elem.defines,
+                                 .wg_size = p->t.wg_size,
+                                 .bound_entry = p->t.max_regs ? "sort_onesweep" : NULL,
+                                 .bound_regs = p->t.max_regs,
+                                 .tuning = p->t.source};
     char *params = clprim__format("#define VALUE_SIZE %zu\n#define ITEMS %u\n#define SORT_WIDE %d\n"
                                   "#define SORT_MATCH %d\n#define LOOKBACK_SPINS %u\n"
                                   "#define BITONIC_TILE %u\n#define SORT_POLL_NS %u\n"
