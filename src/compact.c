@@ -205,7 +205,10 @@ static clprim_status single_pass(clprim__launch *l, clprim__program *prog, const
 static clprim_status three_pass(clprim__launch *l, clprim__program *prog, const compact_args *a,
                                 const kernel_in *k, int mode, unsigned wg)
 {
-    const clprim_scan_desc sum = {CLPRIM_TYPE_UINT64, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_scan_desc sum = {.type = CLPRIM_TYPE_UINT64,
+                                  .op = CLPRIM_OP_SUM,
+                                  .exclusive = 1,
+                                  .algorithm = CLPRIM_SCAN_AUTO};
     const cl_ulong indices_off = a->d->indices_off, lengths_off = a->lengths_off,
                    count_off = a->count_off;
     cl_mem indices = mode == COMPACT_SELECT ? a->d->indices : NULL, positions;
@@ -330,12 +333,24 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const comp
                          cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const clprim_compact_desc *d = a->d;
-    clprim__call call = {d, 0, CLPRIM_OP_SUM, NULL, NULL, 0, CLPRIM_COMPACT_ALGORITHM_COUNT_,
-                         "clprim_compact_algorithm", queue, num_wait, wait, 3,
-                         {{"in", a->in, a->in_off, a->n, 0, 0},
-                          {"out", a->out, a->out_off, a->n, 0, 1},
-                          {"count", a->count, a->count_off, 1, 8, 1}},
-                         a->mode != COMPACT_PARTITION};
+    clprim__call call = {
+        .desc = d,
+        .op = CLPRIM_OP_SUM,
+        .algorithm_count = CLPRIM_COMPACT_ALGORITHM_COUNT_,
+        .algorithm_enum = "clprim_compact_algorithm",
+        .queue = queue,
+        .num_wait = num_wait,
+        .wait = wait,
+        .num_buffers = 3,
+        .buffers = {{.name = "in", .mem = a->in, .off = a->in_off, .count = a->n},
+                    {.name = "out", .mem = a->out, .off = a->out_off, .count = a->n, .written = 1},
+                    {.name = "count",
+                     .mem = a->count,
+                     .off = a->count_off,
+                     .count = 1,
+                     .elem = 8,
+                     .written = 1}},
+        .in_place = a->mode != COMPACT_PARTITION};
     if (d) {
         call.type = d->type;
         call.element = d->element;
@@ -363,8 +378,15 @@ clprim_status clprim_select(clprim_context *ctx, cl_command_queue queue,
                             size_t out_off, size_t n, cl_mem count, size_t count_off,
                             cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    const compact_args a = {desc, COMPACT_SELECT, in, out, NULL, count, in_off, out_off, 0, n,
-                            count_off};
+    const compact_args a = {.d = desc,
+                            .mode = COMPACT_SELECT,
+                            .in = in,
+                            .out = out,
+                            .count = count,
+                            .in_off = in_off,
+                            .out_off = out_off,
+                            .n = n,
+                            .count_off = count_off};
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
@@ -374,8 +396,15 @@ clprim_status clprim_partition(clprim_context *ctx, cl_command_queue queue,
                                size_t count_off, cl_uint num_wait, const cl_event *wait,
                                cl_event *event)
 {
-    const compact_args a = {desc, COMPACT_PARTITION, in, out, NULL, count, in_off, out_off, 0, n,
-                            count_off};
+    const compact_args a = {.d = desc,
+                            .mode = COMPACT_PARTITION,
+                            .in = in,
+                            .out = out,
+                            .count = count,
+                            .in_off = in_off,
+                            .out_off = out_off,
+                            .n = n,
+                            .count_off = count_off};
     if (in == out && in_off == out_off && n && ctx) /* documented: select and unique only */
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "partition cannot run in place (in == out)");
@@ -387,8 +416,15 @@ clprim_status clprim_unique(clprim_context *ctx, cl_command_queue queue,
                             size_t out_off, size_t n, cl_mem count, size_t count_off,
                             cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    const compact_args a = {desc, COMPACT_UNIQUE, in, out, NULL, count, in_off, out_off, 0, n,
-                            count_off};
+    const compact_args a = {.d = desc,
+                            .mode = COMPACT_UNIQUE,
+                            .in = in,
+                            .out = out,
+                            .count = count,
+                            .in_off = in_off,
+                            .out_off = out_off,
+                            .n = n,
+                            .count_off = count_off};
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
@@ -399,8 +435,17 @@ clprim_status clprim_run_length_encode(clprim_context *ctx, cl_command_queue que
                                        size_t count_off, cl_uint num_wait, const cl_event *wait,
                                        cl_event *event)
 {
-    const compact_args a = {desc, COMPACT_RLE, in, out, lengths, count, in_off, out_off,
-                            lengths_off, n, count_off};
+    const compact_args a = {.d = desc,
+                            .mode = COMPACT_RLE,
+                            .in = in,
+                            .out = out,
+                            .lengths = lengths,
+                            .count = count,
+                            .in_off = in_off,
+                            .out_off = out_off,
+                            .lengths_off = lengths_off,
+                            .n = n,
+                            .count_off = count_off};
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 

@@ -449,8 +449,11 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
         st = multi_rebase(&m, desc->transform->expression);
     /* every part's total but the last's, in flight to the host */
     for (k = 0; st == CLPRIM_SUCCESS && k + 1 < num_parts; ++k) {
-        const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                       desc->transform};
+        const clprim_reduce_desc rd = {.type = desc->type,
+                                       .op = desc->op,
+                                       .algorithm = CLPRIM_REDUCE_AUTO,
+                                       .custom = desc->custom,
+                                       .transform = desc->transform};
         st = part_total(&m, k, &rd, elem, k + 1);
     }
     if (st == CLPRIM_SUCCESS && num_parts) {
@@ -467,8 +470,10 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
     }
     for (k = 1; st == CLPRIM_SUCCESS && k < num_parts; ++k) {
         /* the totals are of the output type: folded without the transform */
-        const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                       NULL};
+        const clprim_reduce_desc rd = {.type = desc->type,
+                                       .op = desc->op,
+                                       .algorithm = CLPRIM_REDUCE_AUTO,
+                                       .custom = desc->custom};
         const clprim_reduce_desc prd = part_reduce_desc(&rd, &parts[k], &m.p[k]);
         const clprim_scan_desc sd = part_scan_desc(desc, &parts[k], &m.p[k]);
         cl_event done = NULL;

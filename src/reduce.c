@@ -158,11 +158,17 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
 static void describe(clprim__call *c, const reduce_args *a, cl_command_queue queue,
                      cl_uint num_wait, const cl_event *wait)
 {
-    const clprim__call call = {a->d, 0, 0, NULL, NULL, 0, CLPRIM_REDUCE_ALGORITHM_COUNT_,
-                               "clprim_reduce_algorithm", queue, num_wait, wait, 2,
-                               {{"in", a->in, a->in_off, a->n, 0, 0},
-                                {"result", a->result, a->result_off, 1, 0, 1}},
-                               0};
+    const clprim__call call = {
+        .desc = a->d,
+        .algorithm_count = CLPRIM_REDUCE_ALGORITHM_COUNT_,
+        .algorithm_enum = "clprim_reduce_algorithm",
+        .queue = queue,
+        .num_wait = num_wait,
+        .wait = wait,
+        .num_buffers = 2,
+        .buffers = {
+            {.name = "in", .mem = a->in, .off = a->in_off, .count = a->n},
+            {.name = "result", .mem = a->result, .off = a->result_off, .count = 1, .written = 1}}};
     *c = call;
     if (a->d) {
         c->type = a->d->type;
@@ -181,7 +187,8 @@ clprim_status clprim_reduce(clprim_context *ctx, cl_command_queue queue,
                             cl_mem result, size_t result_off, cl_uint num_wait,
                             const cl_event *wait, cl_event *event)
 {
-    const reduce_args a = {d, in, result, in_off, n, result_off};
+    const reduce_args a = {
+        .d = d, .in = in, .result = result, .in_off = in_off, .n = n, .result_off = result_off};
     clprim__call call;
     describe(&call, &a, queue, num_wait, wait);
     return clprim__launch_run(ctx, &call, reduce_body, &a, event);
@@ -208,7 +215,8 @@ clprim_status clprim_reduce_value(clprim_context *ctx, const clprim_reduce_desc 
     pthread_mutex_lock(&ctx->lock);
     st = clprim__pool_acquire(ctx, ctx->queue, elem, &buf);
     if (st == CLPRIM_SUCCESS) {
-        const reduce_args a = {d, in, clprim__pool_mem(buf), in_off, n, 0};
+        const reduce_args a = {
+            .d = d, .in = in, .result = clprim__pool_mem(buf), .in_off = in_off, .n = n};
         clprim__call call;
         describe(&call, &a, NULL, 0, NULL);
         st = clprim__launch_run_locked(ctx, &call, reduce_body, &a, &done);
@@ -256,7 +264,7 @@ clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_reduce_desc *
 clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
                           size_t n, double *mean)
 {
-    clprim_reduce_desc d = {type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    clprim_reduce_desc d = {.type = type, .op = CLPRIM_OP_SUM, .algorithm = CLPRIM_REDUCE_AUTO};
     union {
         cl_int i32;
         cl_uint u32;

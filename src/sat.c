@@ -323,12 +323,28 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
     int overflow = 0;
     const size_t in_n = block_count(in_rows, in_cols, j->in_pitch, &overflow);
     const size_t out_n = block_count(out_rows, out_cols, j->out_pitch, &overflow);
-    clprim__call call = {desc, type, op, custom, NULL, a->box ? 0 : j->algorithm,
-                         a->box ? 1 : CLPRIM_SAT_ALGORITHM_COUNT_, "clprim_sat_algorithm",
-                         queue, num_wait, wait, 2,
-                         {{a->box ? "src" : "in", j->in, j->in_off, in_n, in_elem, 0},
-                          {"out", j->out, j->out_off, out_n, out_elem, 1}},
-                         0};
+    clprim__call call = {.desc = desc,
+                         .type = type,
+                         .op = op,
+                         .custom = custom,
+                         .algorithm = a->box ? 0 : j->algorithm,
+                         .algorithm_count = a->box ? 1 : CLPRIM_SAT_ALGORITHM_COUNT_,
+                         .algorithm_enum = "clprim_sat_algorithm",
+                         .queue = queue,
+                         .num_wait = num_wait,
+                         .wait = wait,
+                         .num_buffers = 2,
+                         .buffers = {{.name = a->box ? "src" : "in",
+                                      .mem = j->in,
+                                      .off = j->in_off,
+                                      .count = in_n,
+                                      .elem = in_elem},
+                                     {.name = "out",
+                                      .mem = j->out,
+                                      .off = j->out_off,
+                                      .count = out_n,
+                                      .elem = out_elem,
+                                      .written = 1}}};
     clprim_status st;
     if (event)
         *event = NULL;

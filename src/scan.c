@@ -373,7 +373,8 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
 clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, cl_mem in,
                                   size_t in_off, cl_mem out, size_t out_off, size_t n)
 {
-    const scan_args a = {d, in, out, in_off, out_off, n, {NULL, 0}};
+    const scan_args a = {
+        .d = d, .in = in, .out = out, .in_off = in_off, .out_off = out_off, .n = n};
     const clprim__element caller = l->elem;
     clprim_status st = clprim__element_resolve(l->ctx, d->type, d->op, d->custom, NULL, &l->elem);
     if (st == CLPRIM_SUCCESS)
@@ -388,12 +389,20 @@ static clprim_status scan_call(clprim_context *ctx, cl_command_queue queue,
                                cl_mem out, size_t out_off, size_t n, cl_uint num_wait,
                                const cl_event *wait, cl_event *event, int with_init)
 {
-    const scan_args a = {d, in, out, in_off, out_off, n, init};
-    clprim__call call = {d, 0, 0, NULL, NULL, 0, CLPRIM_SCAN_ALGORITHM_COUNT_, "clprim_scan_algorithm",
-                         queue, num_wait, wait, 2,
-                         {{"in", in, in_off, n, 0, 0}, {"out", out, out_off, n, 0, 1},
-                          {"init", init.mem, (size_t)init.off, 1, 0, 0}},
-                         1};
+    const scan_args a = {
+        .d = d, .in = in, .out = out, .in_off = in_off, .out_off = out_off, .n = n, .init = init};
+    clprim__call call = {
+        .desc = d,
+        .algorithm_count = CLPRIM_SCAN_ALGORITHM_COUNT_,
+        .algorithm_enum = "clprim_scan_algorithm",
+        .queue = queue,
+        .num_wait = num_wait,
+        .wait = wait,
+        .num_buffers = 2,
+        .buffers = {{.name = "in", .mem = in, .off = in_off, .count = n},
+                    {.name = "out", .mem = out, .off = out_off, .count = n, .written = 1},
+                    {.name = "init", .mem = init.mem, .off = (size_t)init.off, .count = 1}},
+        .in_place = 1};
     if (with_init)
         call.num_buffers = 3;
     if (d) {
@@ -416,7 +425,7 @@ clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clp
                           cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n,
                           cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    const scan_init none = {NULL, 0};
+    const scan_init none = {0};
     return scan_call(ctx, queue, d, none, in, in_off, out, out_off, n, num_wait, wait, event, 0);
 }
 
@@ -425,7 +434,7 @@ clprim_status clprim_scan_init(clprim_context *ctx, cl_command_queue queue,
                                size_t in_off, cl_mem out, size_t out_off, size_t n,
                                cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    const scan_init carry = {init, init_off};
+    const scan_init carry = {.mem = init, .off = init_off};
     return scan_call(ctx, queue, d, carry, in, in_off, out, out_off, n, num_wait, wait, event, 1);
 }
 

@@ -312,12 +312,23 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
     const clprim_segments *s = a->s;
     const size_t out_n =
         a->reduce && s && s->kind == CLPRIM_SEGMENTS_OFFSETS ? s->num_segments : a->n;
-    clprim__call call = {desc, type, op, custom, NULL, a->algorithm,
-                         a->reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_,
-                         a->reduce ? "clprim_reduce_algorithm" : "clprim_scan_algorithm",
-                         queue, num_wait, wait, 2,
-                         {{"in", a->in, a->in_off, a->n, 0, 0}, {"out", a->out, a->out_off, out_n, 0, 1}},
-                         !a->reduce};
+    clprim__call call = {
+        .desc = desc,
+        .type = type,
+        .op = op,
+        .custom = custom,
+        .algorithm = a->algorithm,
+        .algorithm_count =
+            a->reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_,
+        .algorithm_enum = a->reduce ? "clprim_reduce_algorithm" : "clprim_scan_algorithm",
+        .queue = queue,
+        .num_wait = num_wait,
+        .wait = wait,
+        .num_buffers = 2,
+        .buffers =
+            {{.name = "in", .mem = a->in, .off = a->in_off, .count = a->n},
+             {.name = "out", .mem = a->out, .off = a->out_off, .count = out_n, .written = 1}},
+        .in_place = !a->reduce};
     clprim_status st;
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;

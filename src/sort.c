@@ -285,8 +285,10 @@ static clprim_status split_once(clprim__launch *l, clprim__program *prog, const 
                                 io x, cl_ulong n, cl_uint bit, cl_mem flags, cl_mem count,
                                 cl_ulong count_off, unsigned wg)
 {
-    const clprim_scan_desc sum = {f->wide ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM,
-                                  1, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_scan_desc sum = {.type = f->wide ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32,
+                                  .op = CLPRIM_OP_SUM,
+                                  .exclusive = 1,
+                                  .algorithm = CLPRIM_SCAN_AUTO};
     const cl_uint with_count = count != NULL;
     const int mark = l->num_temps;
     clprim_status st;
@@ -537,12 +539,20 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const sort
 {
     const clprim_sort_desc *d = a->d;
     const size_t vs = d ? d->value_size : 0;
-    clprim__call call = {d, CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, NULL, NULL, 0,
-                         CLPRIM_SORT_ALGORITHM_COUNT_, "clprim_sort_algorithm", queue, num_wait,
-                         wait, 2,
-                         {{"keys_in", a->kin, a->kin_off, a->n, 0, 0},
-                          {"keys_out", a->kout, a->kout_off, a->n, 0, 1}},
-                         a->split ? 0 : 2};
+    clprim__call call = {
+        .desc = d,
+        .type = CLPRIM_TYPE_UINT32,
+        .op = CLPRIM_OP_SUM,
+        .algorithm_count = CLPRIM_SORT_ALGORITHM_COUNT_,
+        .algorithm_enum = "clprim_sort_algorithm",
+        .queue = queue,
+        .num_wait = num_wait,
+        .wait = wait,
+        .num_buffers = 2,
+        .buffers =
+            {{.name = "keys_in", .mem = a->kin, .off = a->kin_off, .count = a->n},
+             {.name = "keys_out", .mem = a->kout, .off = a->kout_off, .count = a->n, .written = 1}},
+        .in_place = a->split ? 0 : 2};
     /* fields a call does not read are refused (issue 30), not ignored */
     if (event)
         *event = NULL;
@@ -584,9 +594,16 @@ clprim_status clprim_sort(clprim_context *ctx, cl_command_queue queue, const clp
                           size_t values_out_off, size_t n, cl_uint num_wait, const cl_event *wait,
                           cl_event *event)
 {
-    const sort_args a = {desc,       0,           0,         keys_in,      keys_out,
-                         values_in,  values_out,  NULL,      keys_in_off,  keys_out_off,
-                         values_in_off, values_out_off, n,   0};
+    const sort_args a = {.d = desc,
+                         .kin = keys_in,
+                         .kout = keys_out,
+                         .vin = values_in,
+                         .vout = values_out,
+                         .kin_off = keys_in_off,
+                         .kout_off = keys_out_off,
+                         .vin_off = values_in_off,
+                         .vout_off = values_out_off,
+                         .n = n};
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
@@ -597,9 +614,20 @@ clprim_status clprim_split(clprim_context *ctx, cl_command_queue queue, const cl
                            size_t count_off, cl_uint num_wait, const cl_event *wait,
                            cl_event *event)
 {
-    const sort_args a = {desc,       1,           bit,       keys_in,      keys_out,
-                         values_in,  values_out,  count,     keys_in_off,  keys_out_off,
-                         values_in_off, values_out_off, n,   count_off};
+    const sort_args a = {.d = desc,
+                         .split = 1,
+                         .bit = bit,
+                         .kin = keys_in,
+                         .kout = keys_out,
+                         .vin = values_in,
+                         .vout = values_out,
+                         .count = count,
+                         .kin_off = keys_in_off,
+                         .kout_off = keys_out_off,
+                         .vin_off = values_in_off,
+                         .vout_off = values_out_off,
+                         .n = n,
+                         .count_off = count_off};
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
