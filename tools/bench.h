@@ -6,6 +6,8 @@
 
 #include <clprim.h>
 
+#include <stdio.h>
+
 #define MAX_REPS 101
 
 typedef struct bench {
@@ -14,6 +16,11 @@ typedef struct bench {
     cl_mem in, out, sink;
     cl_kernel copy4, read4, gate;
     int reps, batch;
+    /* a run's host memory and buffers (bench_alloc, bench_buffer), which
+     * bench_run releases */
+    void *host[16];
+    cl_mem mem[16];
+    int hosts, mems, short_of_memory;
 } bench;
 
 /* One command (or one library call) of a batch; *ev: its last command. */
@@ -43,11 +50,87 @@ void bench_close(bench *b);
 
 /* Whether name is one of the comma-separated names of list. */
 int listed(const char *list, const char *name);
+/* The index of name among names[0 .. count), or -1. */
+int name_index(const char *const *names, int count, const char *name);
 
 /* Monotonic clock in microseconds. */
 double now_us(void);
 /* Median of v[0 .. n) (sorts v). */
 double median(double *v, int n);
+
+/* ---- the driver (bench_driver.c): one run of a module over its sizes ----
+ * Per size: the module's prepare (input generated and written), then the
+ * copy and read ceilings over p->copy_bytes (time_copies); per variant
+ * (algorithm or form) the module chose: two warm-up calls and the median
+ * gated device time, the median host time (host_clock), the median batched
+ * time (batched), the module's check (its verification hook, against
+ * tests/reference/), then the rates below and the module's row. Progress
+ * on stderr, a failed call's line, the CSV file and its device and driver
+ * columns are the driver's. */
+
+/* One point: a size and a variant, what was measured and checked. */
+typedef struct bench_point {
+    size_t index, count; /* the size's place among `count` */
+    size_t n;            /* elements, or the side of a square image */
+    int variant;         /* the module's algorithm or form */
+    const char *name;    /* the variant's name */
+    size_t copy_bytes;   /* the ceilings' bytes (prepare sets it) */
+    double moved;        /* bytes the call must move (check sets it) */
+    size_t bad;          /* check's mismatches */
+    double dev_us, host_us, batch_us; /* NAN when not timed */
+    double copy_us, kernel_us, copy_host_us, read_us, copy_batch_us, read_batch_us;
+    /* moved over dev_us and batch_us; the copy ceilings count copy_bytes
+     * read and written, the read ceilings copy_bytes read (GB/s) */
+    double gbs, batch_gbs, copy_gbs, copy_batch_gbs, kernel_gbs, read_gbs, read_batch_gbs;
+} bench_point;
+
+/* What a module fills in; self is its state, passed to every part. */
+typedef struct bench_module {
+    void *self;
+    const char *unit;        /* "elements", "keys"; NULL: sides of square images */
+    int n_width, name_width; /* the rows' first two columns (a failed call's line) */
+    int variant_begin, variant_end; /* the variants tried, in order */
+    int host_clock, batched; /* also the host clock; also batches */
+    const char *algos;       /* NULL or "all": every variant; else a list of names */
+    int wrong_status;        /* bench_run's result when a check failed (0: none) */
+    const char *csv_columns; /* the CSV header after "device,driver," */
+    /* room for sizes up to max_n (bench_alloc, bench_buffer): 0, or -1
+     * (then nothing is timed) */
+    int (*open)(bench *b, void *self, size_t max_n);
+    void (*close)(void *self); /* NULL, or what else open made (also after a failure) */
+    void (*head)(void *self);            /* the lines after the device's line */
+    /* p->n's input generated and written, p->copy_bytes set; 0, or -1 */
+    int (*prepare)(bench *b, void *self, bench_point *p);
+    /* p->variant's call set up; its name, or NULL to skip it */
+    const char *(*variant)(bench *b, void *self, bench_point *p);
+    enqueue_fn enqueue; /* one call; its arg is self */
+    /* the device's result against the reference: mismatches; sets p->moved */
+    size_t (*check)(bench *b, void *self, bench_point *p);
+    /* the printed row, and the CSV row after the device and driver (csv NULL: none) */
+    void (*row)(void *self, const bench_point *p, FILE *csv);
+} bench_module;
+
+/* A module's parts named by its prefix P: P_open, P_head, P_prepare,
+ * P_variant, P_enqueue, P_check and P_row. */
+#define BENCH_PARTS(P)                                                                    \
+    .open = P##_open, .head = P##_head, .prepare = P##_prepare, .variant = P##_variant,   \
+    .enqueue = P##_enqueue, .check = P##_check, .row = P##_row
+
+/* For a module's open: `bytes` of host memory, or a buffer, until bench_run
+ * returns; NULL (and b->short_of_memory set) when there is none. */
+void *bench_alloc(bench *b, size_t bytes);
+cl_mem bench_buffer(bench *b, cl_mem_flags flags, size_t bytes);
+
+/* Runs m over sizes[0 .. count): 0, 1 when set-up failed (said on stderr),
+ * or m->wrong_status when a check found mismatches. */
+int bench_run(bench *b, const bench_module *m, const size_t *sizes, size_t count,
+              const char *csv_path, int progress);
+
+/* clprim-bench's scan or reduce (bench_scan.c): every algorithm of `type`
+ * and op (exclusive scans), every result checked. */
+int clprim_bench_scan(bench *b, clprim_type type, clprim_op op, int exclusive, int reduce,
+                      const size_t *sizes, size_t count, const char *algos, const char *csv_path,
+                      int progress);
 
 /* clprim-bench --first-call (first_call.c). */
 int clprim_bench_first_call(const char *self, const char *csv_path, int reps);

@@ -15,33 +15,16 @@
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
 
+#include "bench.h" /* the clock and median (bench_timing.c) */
+
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_DEV 8
-#define MAX_REPS 51
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#define MULTI_MAX_REPS 51
 
 static void die(const char *what, int err)
 {
@@ -103,6 +86,91 @@ static void finish_all(gpu *g, int k)
         clFinish(g[i].q);
 }
 
+/* What is timed, in the order main times it. */
+enum { ONE_SCAN, ONE_COPY, MULTI_SCAN, NO_EXCHANGE, PART_TOTAL, BATCH_K, BATCH_ONE };
+
+typedef struct multi_run {
+    gpu *g;
+    int k;
+    size_t n, part;
+    clprim_part *parts;
+    const clprim_scan_desc *sd;
+    const clprim_reduce_desc *rd;
+} multi_run;
+
+/* One blocking run of step; 0 when clprim_multi_scan failed (said why). */
+static int run_step(const multi_run *m, int step)
+{
+    gpu *g = m->g;
+    const size_t part = m->part;
+    int a;
+    switch (step) {
+    case ONE_SCAN: /* one device: the whole array */
+        if (clprim_scan(g[0].ctx, NULL, m->sd, g[0].in, 0, g[0].out, 0, m->n, 0, NULL, NULL))
+            die("clprim_scan", 0);
+        clFinish(g[0].q);
+        break;
+    case ONE_COPY: /* and its copy */
+        clEnqueueCopyBuffer(g[0].q, g[0].in, g[0].out, 0, 0, m->n * sizeof(cl_uint), 0, NULL,
+                            NULL);
+        clFinish(g[0].q);
+        break;
+    case MULTI_SCAN: { /* k devices */
+        const clprim_status st = clprim_multi_scan(m->sd, m->parts, (size_t)m->k);
+        if (st != CLPRIM_SUCCESS) {
+            char why[512];
+            clprim_context_last_error(g[0].ctx, why, sizeof why);
+            fprintf(stderr, "clprim_multi_scan: %s %s\n", clprim_status_string(st), why);
+            return 0;
+        }
+        break;
+    }
+    case NO_EXCHANGE: /* the same work without the exchange: reduce + scan on every device at once */
+        for (a = 0; a < m->k; ++a) {
+            clprim_reduce(g[a].ctx, NULL, m->rd, g[a].in, 0, part, g[a].total, 0, 0, NULL, NULL);
+            clprim_scan(g[a].ctx, NULL, m->sd, g[a].in, 0, g[a].out, 0, part, 0, NULL, NULL);
+            clFlush(g[a].q);
+        }
+        finish_all(g, m->k);
+        break;
+    case PART_TOTAL: { /* the exchange's start: part 0 reduced and its total on the host */
+        cl_uint total;
+        clprim_reduce(g[0].ctx, NULL, m->rd, g[0].in, 0, part, g[0].total, 0, 0, NULL, NULL);
+        clEnqueueReadBuffer(g[0].q, g[0].total, CL_TRUE, 0, sizeof total, &total, 0, NULL, NULL);
+        break;
+    }
+    case BATCH_K: /* a batch of k independent scans of a part: on k devices at once */
+        for (a = 0; a < m->k; ++a) {
+            clprim_scan(g[a].ctx, NULL, m->sd, g[a].in, 0, g[a].out, 0, part, 0, NULL, NULL);
+            clFlush(g[a].q);
+        }
+        finish_all(g, m->k);
+        break;
+    default: /* and one after another on device 0 */
+        for (a = 0; a < m->k; ++a)
+            clprim_scan(g[0].ctx, NULL, m->sd, g[0].in, 0, g[0].out, 0, part, 0, NULL, NULL);
+        clFinish(g[0].q);
+        break;
+    }
+    return 1;
+}
+
+/* Median host wall clock of step in ms, over reps after two warm-ups; NAN
+ * when it failed. */
+static double median_ms(const multi_run *m, int step, int reps)
+{
+    double t[MULTI_MAX_REPS];
+    int r;
+    for (r = -2; r < reps; ++r) {
+        const double t0 = now_us();
+        if (!run_step(m, step))
+            return NAN;
+        if (r >= 0)
+            t[r] = (now_us() - t0) / 1e3;
+    }
+    return median(t, reps);
+}
+
 int main(int argc, char **argv)
 {
     size_t n = (size_t)1 << 30, part, i;
@@ -112,13 +180,14 @@ int main(int argc, char **argv)
     cl_context one = NULL;
     gpu g[MAX_DEV];
     cl_uint *x, *got;
-    double t[MAX_REPS], one_ms, copy_ms, multi_ms, compute_ms, batch_one_ms, batch_k_ms, total_ms;
+    double one_ms, copy_ms, multi_ms, compute_ms, batch_one_ms, batch_k_ms, total_ms;
     const clprim_scan_desc sd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
     const clprim_reduce_desc rd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
     clprim_part parts[MAX_DEV];
     clprim_device_info info;
     uint64_t s = 0x243F6A8885A308D3ull, bad = 0;
     char dname[256] = "", version[128] = "";
+    multi_run m;
 
     for (a = 1; a < argc; ++a) {
         if (!strcmp(argv[a], "--n") && a + 1 < argc)
@@ -137,7 +206,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
+    reps = reps < 1 ? 1 : reps > MULTI_MAX_REPS ? MULTI_MAX_REPS : reps;
     want = want < 1 ? 1 : want > MAX_DEV ? MAX_DEV : want;
     k = (int)find_devices(dev, (cl_uint)want);
     if (!k)
@@ -189,38 +258,12 @@ int main(int argc, char **argv)
     clGetDeviceInfo(dev[0], CL_DEVICE_NAME, sizeof dname, dname, NULL);
     clGetDeviceInfo(dev[0], CL_DRIVER_VERSION, sizeof version, version, NULL);
 
-    /* one device: the whole array, and its copy */
-    for (r = -2; r < reps; ++r) {
-        const double t0 = now_ms();
-        if (clprim_scan(g[0].ctx, NULL, &sd, g[0].in, 0, g[0].out, 0, n, 0, NULL, NULL))
-            die("clprim_scan", 0);
-        clFinish(g[0].q);
-        if (r >= 0)
-            t[r] = now_ms() - t0;
-    }
-    one_ms = median(t, reps);
-    for (r = -2; r < reps; ++r) {
-        const double t0 = now_ms();
-        clEnqueueCopyBuffer(g[0].q, g[0].in, g[0].out, 0, 0, n * sizeof *x, 0, NULL, NULL);
-        clFinish(g[0].q);
-        if (r >= 0)
-            t[r] = now_ms() - t0;
-    }
-    copy_ms = median(t, reps);
+    m = (multi_run){.g = g, .k = k, .n = n, .part = part, .parts = parts, .sd = &sd, .rd = &rd};
+    one_ms = median_ms(&m, ONE_SCAN, reps);
+    copy_ms = median_ms(&m, ONE_COPY, reps);
     /* k devices: clprim_multi_scan, checked */
-    for (r = -2; r < reps; ++r) {
-        const double t0 = now_ms();
-        const clprim_status st = clprim_multi_scan(&sd, parts, (size_t)k);
-        if (st != CLPRIM_SUCCESS) {
-            char why[512];
-            clprim_context_last_error(g[0].ctx, why, sizeof why);
-            fprintf(stderr, "clprim_multi_scan: %s %s\n", clprim_status_string(st), why);
-            return 1;
-        }
-        if (r >= 0)
-            t[r] = now_ms() - t0;
-    }
-    multi_ms = median(t, reps);
+    if (isnan(multi_ms = median_ms(&m, MULTI_SCAN, reps)))
+        return 1;
     for (r = 0; r < k; ++r)
         clEnqueueReadBuffer(g[r].q, g[r].out, CL_TRUE, 0, part * sizeof *x, got + (size_t)r * part,
                             0, NULL, NULL);
@@ -231,51 +274,10 @@ int main(int argc, char **argv)
             bad += got[i] != run;
         }
     }
-    /* the same work without the exchange: reduce + scan on every device at once */
-    for (r = -2; r < reps; ++r) {
-        const double t0 = now_ms();
-        for (a = 0; a < k; ++a) {
-            clprim_reduce(g[a].ctx, NULL, &rd, g[a].in, 0, part, g[a].total, 0, 0, NULL, NULL);
-            clprim_scan(g[a].ctx, NULL, &sd, g[a].in, 0, g[a].out, 0, part, 0, NULL, NULL);
-            clFlush(g[a].q);
-        }
-        finish_all(g, k);
-        if (r >= 0)
-            t[r] = now_ms() - t0;
-    }
-    compute_ms = median(t, reps);
-    /* the exchange's start: part 0 reduced and its total on the host */
-    for (r = -2; r < reps; ++r) {
-        cl_uint total;
-        const double t0 = now_ms();
-        clprim_reduce(g[0].ctx, NULL, &rd, g[0].in, 0, part, g[0].total, 0, 0, NULL, NULL);
-        clEnqueueReadBuffer(g[0].q, g[0].total, CL_TRUE, 0, sizeof total, &total, 0, NULL, NULL);
-        if (r >= 0)
-            t[r] = now_ms() - t0;
-    }
-    total_ms = median(t, reps);
-    /* a batch of k independent scans of a part: on k devices at once, and
-     * one after another on device 0 */
-    for (r = -2; r < reps; ++r) {
-        const double t0 = now_ms();
-        for (a = 0; a < k; ++a) {
-            clprim_scan(g[a].ctx, NULL, &sd, g[a].in, 0, g[a].out, 0, part, 0, NULL, NULL);
-            clFlush(g[a].q);
-        }
-        finish_all(g, k);
-        if (r >= 0)
-            t[r] = now_ms() - t0;
-    }
-    batch_k_ms = median(t, reps);
-    for (r = -2; r < reps; ++r) {
-        const double t0 = now_ms();
-        for (a = 0; a < k; ++a)
-            clprim_scan(g[0].ctx, NULL, &sd, g[0].in, 0, g[0].out, 0, part, 0, NULL, NULL);
-        clFinish(g[0].q);
-        if (r >= 0)
-            t[r] = now_ms() - t0;
-    }
-    batch_one_ms = median(t, reps);
+    compute_ms = median_ms(&m, NO_EXCHANGE, reps);
+    total_ms = median_ms(&m, PART_TOTAL, reps);
+    batch_k_ms = median_ms(&m, BATCH_K, reps);
+    batch_one_ms = median_ms(&m, BATCH_ONE, reps);
 
     printf("# %s, %s, %d device(s), %s contexts, n = %zu uint32, inclusive sum, medians of %d\n",
            dname, version, k, shared ? "one shared cl_context" : "separate", n, reps);

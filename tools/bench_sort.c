@@ -22,16 +22,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sort_call {
-    const clprim_sort_desc *d;
-    cl_mem keys, out, vals, vout;
-    size_t n;
-} sort_call;
+typedef struct sort_bench {
+    const char *dist;
+    clprim_type type;
+    size_t ks, value_size, n;
+    uint64_t seed;
+    clprim_sort_desc d;
+    cl_mem out, vals, vout; /* the keys are b->in */
+    unsigned char *keys, *got, *vgot;
+    cl_uint *index;
+} sort_bench;
 
-static int enqueue_sort(bench *b, const void *arg, cl_event *ev)
+static int sort_enqueue(bench *b, const void *arg, cl_event *ev)
 {
-    const sort_call *c = arg;
-    return clprim_sort(b->ctx, NULL, c->d, c->keys, 0, c->out, 0, c->vals, 0, c->vout, 0, c->n, 0,
+    const sort_bench *c = arg;
+    return clprim_sort(b->ctx, NULL, &c->d, b->in, 0, c->out, 0, c->vals, 0, c->vout, 0, c->n, 0,
                        NULL, ev) == CLPRIM_SUCCESS;
 }
 
@@ -54,141 +59,122 @@ static void fill(const char *dist, clprim_type type, unsigned char *keys, size_t
     }
 }
 
+static int sort_open(bench *b, void *self, size_t max_n)
+{
+    sort_bench *c = self;
+    const size_t ks = c->ks, value_size = c->value_size;
+    c->out = bench_buffer(b, CL_MEM_READ_WRITE, max_n * ks);
+    if (value_size) {
+        c->vals = bench_buffer(b, CL_MEM_READ_WRITE, max_n * value_size);
+        c->vout = bench_buffer(b, CL_MEM_READ_WRITE, max_n * value_size);
+    }
+    c->keys = bench_alloc(b, max_n * ks);
+    c->got = bench_alloc(b, max_n * ks);
+    c->vgot = bench_alloc(b, max_n * (value_size ? value_size : 1));
+    c->index = bench_alloc(b, max_n * sizeof *c->index);
+    return 0;
+}
+
+static void sort_head(void *self)
+{
+    const sort_bench *c = self;
+    printf("# sort %s keys%s, %s; limit: 8-bit one-sweep bytes / device time / copy rate\n",
+           clprim_type_name(c->type),
+           c->value_size == 4   ? " + 4-byte values"
+           : c->value_size == 8 ? " + 8-byte values"
+                                : "",
+           c->dist);
+    printf("%-10s %-13s %10s %10s %8s %9s %9s %7s %8s %s\n", "n", "algorithm", "device_us",
+           "host_us", "Gkeys/s", "GB/s", "copy GB/s", "limit", "vs copy", "ok");
+}
+
+static int sort_prepare(bench *b, void *self, bench_point *p)
+{
+    sort_bench *c = self;
+    const size_t n = p->n, value_size = c->value_size;
+    size_t i;
+    fill(c->dist, c->type, c->keys, n, &c->seed);
+    clEnqueueWriteBuffer(b->q, b->in, CL_TRUE, 0, n * c->ks, c->keys, 0, NULL, NULL);
+    if (value_size) {
+        unsigned char *v = c->vgot;
+        memset(v, 0, n * value_size);
+        for (i = 0; i < n; ++i)
+            memcpy(v + i * value_size, &i, 4); /* each value: its key's index */
+        clEnqueueWriteBuffer(b->q, c->vals, CL_TRUE, 0, n * value_size, v, 0, NULL, NULL);
+    }
+    c->n = n;
+    p->copy_bytes = n * c->ks;
+    return 0;
+}
+
+static const char *sort_variant(bench *b, void *self, bench_point *p)
+{
+    sort_bench *c = self;
+    (void)b;
+    memset(&c->d, 0, sizeof c->d);
+    c->d.key_type = c->type;
+    c->d.value_size = c->value_size;
+    c->d.algorithm = (clprim_sort_algorithm)p->variant;
+    return clprim_sort_algorithm_name(c->d.algorithm);
+}
+
+/* sorted, a permutation of the input, stable (tests/reference/) */
+static size_t sort_check(bench *b, void *self, bench_point *p)
+{
+    sort_bench *c = self;
+    const size_t n = c->n, ks = c->ks, value_size = c->value_size;
+    const double passes = (double)ks;
+    size_t i;
+    clEnqueueReadBuffer(b->q, c->out, CL_TRUE, 0, n * ks, c->got, 0, NULL, NULL);
+    if (value_size) {
+        clEnqueueReadBuffer(b->q, c->vout, CL_TRUE, 0, n * value_size, c->vgot, 0, NULL, NULL);
+        for (i = 0; i < n; ++i)
+            memcpy(&c->index[i], c->vgot + i * value_size, 4);
+    }
+    /* the limit: one read of the keys, then per 8-bit pass keys and values read and written */
+    p->moved = (double)n * ks + passes * 2.0 * (double)n * (ks + value_size);
+    return clprim_ref_sorted_check(c->type, 0, c->keys, n, c->got, value_size ? c->index : NULL) !=
+           n;
+}
+
+static void sort_row(void *self, const bench_point *p, FILE *csv)
+{
+    const sort_bench *c = self;
+    printf("%-10zu %-13s %10.1f %10.1f %8.2f %9.1f %9.1f %7.3f %8.2f %s\n", p->n, p->name,
+           p->dev_us, p->host_us, (double)p->n / p->dev_us / 1e3, p->gbs, p->copy_gbs,
+           p->gbs / p->copy_gbs, p->host_us / p->copy_host_us, p->bad ? "WRONG" : "ok");
+    if (csv)
+        fprintf(csv, "%s,%zu,%s,%s,%zu,%.2f,%.2f,%.3f,%.0f,%.2f,%.2f,%.4f,%.2f,%.3f,%d\n",
+                clprim_type_name(c->type), c->value_size, c->dist, p->name, p->n, p->dev_us,
+                p->host_us, (double)p->n / p->dev_us / 1e3, p->moved, p->gbs, p->copy_gbs,
+                p->gbs / p->copy_gbs, p->copy_host_us, p->host_us / p->copy_host_us, !p->bad);
+}
+
 int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value_size,
                       const size_t *sizes, size_t count, const char *algos, const char *csv_path,
                       int progress)
 {
-    const size_t ks = clprim_type_size(type);
-    const cl_context cl = clprim_context_cl_context(b->ctx);
-    size_t max_n = 0, s;
-    unsigned char *keys, *got, *vgot;
-    cl_uint *index;
-    cl_mem out, vals = NULL, vout = NULL;
-    uint64_t seed = 0x5851F42D4C957F2Dull;
-    clprim_device_info info;
-    FILE *csv = NULL;
-    cl_int err;
-    int a;
-
+    sort_bench c;
+    bench_module m;
     if (strcmp(dist, "uniform") && strcmp(dist, "few") && strcmp(dist, "sorted")) {
         fprintf(stderr, "clprim-bench: --sort takes uniform, few or sorted\n");
         return 2;
     }
-    if ((ks != 4 && ks != 8) || (value_size && value_size != 4 &&
-                                                             value_size != 8)) {
+    memset(&c, 0, sizeof c);
+    c.dist = dist;
+    c.type = type;
+    c.ks = clprim_type_size(type);
+    c.value_size = value_size;
+    c.seed = 0x5851F42D4C957F2Dull;
+    if ((c.ks != 4 && c.ks != 8) || (value_size && value_size != 4 && value_size != 8)) {
         fprintf(stderr, "clprim-bench: --sort needs a 4- or 8-byte --type and --values 0, 4 or 8\n");
         return 2;
     }
-    for (s = 0; s < count; ++s)
-        max_n = sizes[s] > max_n ? sizes[s] : max_n;
-    keys = malloc(max_n * ks);
-    got = malloc(max_n * ks);
-    vgot = malloc(max_n * (value_size ? value_size : 1));
-    index = malloc(max_n * sizeof *index);
-    out = clCreateBuffer(cl, CL_MEM_READ_WRITE, max_n * ks, NULL, &err);
-    if (value_size) {
-        vals = clCreateBuffer(cl, CL_MEM_READ_WRITE, max_n * value_size, NULL, &err);
-        vout = clCreateBuffer(cl, CL_MEM_READ_WRITE, max_n * value_size, NULL, &err);
-    }
-    if (!keys || !got || !vgot || !index || !out || (value_size && (!vals || !vout))) {
-        fprintf(stderr, "clprim-bench: cannot allocate %zu keys\n", max_n);
-        return 1;
-    }
-    if (csv_path && !(csv = fopen(csv_path, "w"))) {
-        fprintf(stderr, "clprim-bench: cannot write %s\n", csv_path);
-        return 1;
-    }
-    clprim_context_device_info(b->ctx, &info);
-    if (csv)
-        fprintf(csv, "device,driver,key,value_bytes,dist,algorithm,n,device_us,host_us,gkeys,"
-                     "limit_bytes,gbs,copy_gbs,limit_fraction,copy_host_us,host_vs_copy,verified\n");
-    printf("# %s / %s, driver %s\n# sort %s keys%s, %s; limit: 8-bit one-sweep bytes / device "
-           "time / copy rate\n", info.platform_name, info.device_name, info.driver_version,
-           clprim_type_name(type), value_size == 4 ? " + 4-byte values" : value_size == 8 ?
-           " + 8-byte values" : "", dist);
-    printf("%-10s %-13s %10s %10s %8s %9s %9s %7s %8s %s\n", "n", "algorithm", "device_us",
-           "host_us", "Gkeys/s", "GB/s", "copy GB/s", "limit", "vs copy", "ok");
-    for (s = 0; s < count; ++s) {
-        const size_t n = sizes[s];
-        double copy_us, kernel_us, copy_host_us, read_us, copy_b_us, read_b_us;
-        size_t i;
-        fill(dist, type, keys, n, &seed);
-        clEnqueueWriteBuffer(b->q, b->in, CL_TRUE, 0, n * ks, keys, 0, NULL, NULL);
-        if (value_size) {
-            unsigned char *v = vgot;
-            memset(v, 0, n * value_size);
-            for (i = 0; i < n; ++i)
-                memcpy(v + i * value_size, &i, 4); /* each value: its key's index */
-            clEnqueueWriteBuffer(b->q, vals, CL_TRUE, 0, n * value_size, v, 0, NULL, NULL);
-        }
-        time_copies(b, n * ks, &copy_us, &kernel_us, &copy_host_us, &read_us,
-                    &copy_b_us, &read_b_us);
-        for (a = 1; a < CLPRIM_SORT_ALGORITHM_COUNT_; ++a) {
-            const char *name = clprim_sort_algorithm_name((clprim_sort_algorithm)a);
-            const double passes = (double)ks;
-            clprim_sort_desc d;
-            sort_call c;
-            double dev_us, host_us;
-            size_t bad;
-            int ok = 1;
-            if (strcmp(algos, "all") && !strstr(algos, name))
-                continue;
-            memset(&d, 0, sizeof d);
-            d.key_type = type;
-            d.value_size = value_size;
-            d.algorithm = (clprim_sort_algorithm)a;
-            c.d = &d;
-            c.keys = b->in;
-            c.out = out;
-            c.vals = vals;
-            c.vout = vout;
-            c.n = n;
-            if (progress)
-                fprintf(stderr, "\r\033[K[size %zu of %zu] n = %zu, %s ...", s + 1, count, n, name);
-            dev_us = median_gated_us(b, enqueue_sort, &c, &ok);
-            host_us = median_host_us(b, enqueue_sort, &c, &ok);
-            if (!ok) {
-                char why[512];
-                clprim_context_last_error(b->ctx, why, sizeof why);
-                printf("%-10zu %-13s failed: %s\n", n, name, why);
-                continue;
-            }
-            clEnqueueReadBuffer(b->q, out, CL_TRUE, 0, n * ks, got, 0, NULL, NULL);
-            if (value_size) {
-                clEnqueueReadBuffer(b->q, vout, CL_TRUE, 0, n * value_size, vgot, 0, NULL, NULL);
-                for (i = 0; i < n; ++i)
-                    memcpy(&index[i], vgot + i * value_size, 4);
-            }
-            bad = clprim_ref_sorted_check(type, 0, keys, n, got, value_size ? index : NULL);
-            {
-                const double limit = (double)n * ks + passes * 2.0 * (double)n * (ks + value_size);
-                const double gbs = limit / dev_us / 1e3;
-                const double copy_gbs = 2.0 * (double)n * ks / copy_us / 1e3;
-                printf("%-10zu %-13s %10.1f %10.1f %8.2f %9.1f %9.1f %7.3f %8.2f %s\n", n, name,
-                       dev_us, host_us, (double)n / dev_us / 1e3, gbs, copy_gbs, gbs / copy_gbs,
-                       host_us / copy_host_us, bad != n ? "WRONG" : "ok");
-                if (csv)
-                    fprintf(csv, "\"%s\",\"%s\",%s,%zu,%s,%s,%zu,%.2f,%.2f,%.3f,%.0f,%.2f,%.2f,"
-                                 "%.4f,%.2f,%.3f,%d\n",
-                            info.device_name, info.driver_version, clprim_type_name(type),
-                            value_size, dist, name, n, dev_us, host_us, (double)n / dev_us / 1e3,
-                            limit, gbs, copy_gbs, gbs / copy_gbs, copy_host_us,
-                            host_us / copy_host_us, bad == n);
-            }
-        }
-    }
-    if (progress)
-        fputs("\r\033[K", stderr);
-    if (csv)
-        fclose(csv);
-    clReleaseMemObject(out);
-    if (vals) {
-        clReleaseMemObject(vals);
-        clReleaseMemObject(vout);
-    }
-    free(keys);
-    free(got);
-    free(vgot);
-    free(index);
-    return 0;
+    m = (bench_module){
+        BENCH_PARTS(sort), .self = &c, .unit = "keys", .n_width = 10, .name_width = 13,
+        .variant_begin = 1 /* not auto */, .variant_end = CLPRIM_SORT_ALGORITHM_COUNT_,
+        .host_clock = 1, .algos = algos,
+        .csv_columns = "key,value_bytes,dist,algorithm,n,device_us,host_us,gkeys,limit_bytes,gbs,"
+                       "copy_gbs,limit_fraction,copy_host_us,host_vs_copy,verified"};
+    return bench_run(b, &m, sizes, count, csv_path, progress);
 }

@@ -246,6 +246,15 @@ void bench_close(bench *b)
     b->sink = b->in = b->out = NULL;
 }
 
+int name_index(const char *const *names, int count, const char *name)
+{
+    int k;
+    for (k = 0; k < count; ++k)
+        if (!strcmp(names[k], name))
+            return k;
+    return -1;
+}
+
 int listed(const char *list, const char *name)
 {
     const size_t len = strlen(name);

@@ -268,6 +268,27 @@ size_t clprim_ref_reduce_check(clprim_type type, clprim_op op, const void *x, si
     }
 }
 
+/* ---- segmented scan and reduce ---- */
+
+size_t clprim_ref_segmented_check(clprim_type type, clprim_op op, int exclusive, int reduce,
+                                  const void *x, const size_t *starts, size_t m, const void *got,
+                                  FILE *report, const char *what)
+{
+    const size_t e = clprim_type_size(type);
+    const unsigned char *xb = x, *gb = got;
+    size_t k, bad = 0;
+    for (k = 0; k < m; ++k) {
+        const size_t lo = starts[k], hi = starts[k + 1];
+        if (reduce)
+            bad += clprim_ref_reduce_check(type, op, xb + lo * e, hi - lo, gb + k * e, report,
+                                           what);
+        else if (hi > lo)
+            bad += clprim_ref_scan_check(type, op, exclusive, xb + lo * e, gb + lo * e, hi - lo,
+                                         report, what);
+    }
+    return bad;
+}
+
 /* ---- compaction ---- */
 
 #define REF_COMPARE(NAME, num, name, cl, host, size, sgn, flt)                  \

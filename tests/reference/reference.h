@@ -56,6 +56,18 @@ size_t clprim_ref_scan_check(clprim_type type, clprim_op op, int exclusive, cons
 size_t clprim_ref_reduce_check(clprim_type type, clprim_op op, const void *x, size_t n,
                                const void *got, FILE *report, const char *what);
 
+/* ---- segmented scan and reduce (clprim_segmented_scan, _reduce) ---- */
+
+/* Checks got against the segmented scan (reduce 0: got[i] for every i, each
+ * segment scanned on its own) or reduce (reduce 1: got[k], segment k's
+ * reduction, the identity for an empty one) of x[0..n), segment k being
+ * [starts[k], starts[k + 1]) for k < m (starts[m] = n; a repeated start is
+ * an empty segment). Each segment is checked as clprim_ref_scan_check and
+ * clprim_ref_reduce_check check it; returns the number of mismatches. */
+size_t clprim_ref_segmented_check(clprim_type type, clprim_op op, int exclusive, int reduce,
+                                  const void *x, const size_t *starts, size_t m, const void *got,
+                                  FILE *report, const char *what);
+
 /* ---- compaction (clprim_select, _partition, _unique, _run_length_encode) ---- */
 
 /* keep[i] = whether x[i] <pred> *value, for a comparison predicate of a
