@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What clprim-bench (clprim-bench.c, first_call.c, bench_*.c) and clprim-tune
- * share; the clock and the ceilings are bench_timing.c's. */
+/* What clprim-bench (clprim-bench.c, first_call.c, bench_*.c), clprim-tune,
+ * clprim-bench-multi and clprim-bench-mpi share; the clock, the ceilings and
+ * the device search are bench_timing.c's. */
 #ifndef CLPRIM_BENCH_H
 #define CLPRIM_BENCH_H
 
@@ -52,6 +53,14 @@ void bench_close(bench *b);
 int listed(const char *list, const char *name);
 /* The index of name among names[0 .. count), or -1. */
 int name_index(const char *const *names, int count, const char *name);
+
+/* For a tool that makes its own contexts (clprim-bench-mpi; clprim-bench's
+ * device is clprim_context_create's; bench_multi.c's find_devices is the
+ * same search, not moved here yet): the
+ * GPUs (a platform without one: all its devices) whose "platform / device"
+ * name contains $CLPRIM_DEVICE (any when unset), on the first platform that
+ * has one; up to max of them to dev, and their count (0: none). */
+cl_uint bench_devices(cl_device_id *dev, cl_uint max);
 
 /* Monotonic clock in microseconds. */
 double now_us(void);

@@ -2,25 +2,30 @@
 /* clprim-bench-mpi: clprim_mpi_scan of an inclusive uint32 sum of n
  * elements split evenly over the ranks (mpirun -np P), each rank on the
  * GPU of its local rank (among the devices whose "platform / device" name
- * contains $CLPRIM_DEVICE). Time per call: the slowest rank's host wall
- * clock from a barrier, medians; the result checked on every rank.
+ * contains $CLPRIM_DEVICE: bench_timing.c's bench_devices). Time per call:
+ * the slowest rank's host wall clock from a barrier, medians; the result
+ * checked on every rank.
+ *
+ * Not a bench_run module (bench_driver.c): the driver times one queue's
+ * device work (gated, beside copy ceilings) in one process, while this call
+ * is collective and blocking, its exchange MPI's on the host, so what is
+ * timed is every rank's wall clock from a barrier, and rank 0 prints for
+ * all of them. The device search, the clock and the median are the shared
+ * ones (bench_timing.c).
  *
  *   mpirun -np P clprim-bench-mpi [--n N] [--reps R] */
 #define _POSIX_C_SOURCE 200809L
 #include <clprim_mpi.h>
+
+#include "bench.h" /* the device search, the clock and median (bench_timing.c) */
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_REPS 51
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#define BENCH_MPI_MAX_REPS 51
+#define BENCH_MPI_MAX_DEV 64
 
 static void die(const char *what, int err)
 {
@@ -28,44 +33,32 @@ static void die(const char *what, int err)
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-/* The local_rank-th matching device (GPUs first). */
-static cl_device_id pick_device(int local)
+/* One call from a barrier: the slowest rank's time in ms (on every rank). */
+static double slowest_ms(clprim_context *ctx, const clprim_scan_desc *sd, cl_mem in, cl_mem out,
+                         size_t part)
 {
-    const char *filter = getenv("CLPRIM_DEVICE");
-    cl_platform_id plats[8];
-    cl_uint np = 0, p;
-    clGetPlatformIDs(8, plats, &np);
-    for (p = 0; p < np; ++p) {
-        cl_device_id all[16];
-        cl_uint nd = 0, i;
-        int seen = 0;
-        char pname[256] = "";
-        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_GPU, 16, all, &nd) != CL_SUCCESS &&
-            clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, all, &nd) != CL_SUCCESS)
-            continue;
-        clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-        for (i = 0; i < nd; ++i) {
-            char dname[256] = "", both[600];
-            clGetDeviceInfo(all[i], CL_DEVICE_NAME, sizeof dname, dname, NULL);
-            snprintf(both, sizeof both, "%s / %s", pname, dname);
-            if (filter && !strstr(both, filter))
-                continue;
-            if (seen++ == local % (int)nd)
-                return all[i];
-        }
-    }
-    return NULL;
+    double t0, mine, worst = 0;
+    clprim_status st;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = now_us();
+    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, sd, in, 0, out, 0, part);
+    mine = (now_us() - t0) / 1e3;
+    if (st != CLPRIM_SUCCESS)
+        die("clprim_mpi_scan", st);
+    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
 }
 
 int main(int argc, char **argv)
 {
     size_t n = (size_t)1 << 30, part, i;
     int reps = 21, rank, size, r, a, local;
-    double t[MAX_REPS], worst;
+    double t[BENCH_MPI_MAX_REPS], mid;
     const clprim_scan_desc sd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
     clprim_context *ctx = NULL;
     cl_context c;
-    cl_device_id dev;
+    cl_device_id devs[BENCH_MPI_MAX_DEV], dev;
+    cl_uint ndev;
     cl_mem in, out;
     cl_uint *x, *got, run = 0;
     cl_int err;
@@ -82,11 +75,12 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--reps") && a + 1 < argc)
             reps = atoi(argv[++a]);
     }
-    reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
+    reps = reps < 1 ? 1 : reps > BENCH_MPI_MAX_REPS ? BENCH_MPI_MAX_REPS : reps;
     local = clprim_mpi_local_rank(MPI_COMM_WORLD);
-    dev = pick_device(local < 0 ? 0 : local);
-    if (!dev)
+    ndev = bench_devices(devs, BENCH_MPI_MAX_DEV);
+    if (!ndev)
         die("finding a device", 0);
+    dev = devs[(cl_uint)(local < 0 ? 0 : local) % ndev];
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof dname, dname, NULL);
     c = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     if (err != CL_SUCCESS || clprim_context_wrap(c, dev, NULL, NULL, &ctx) != CLPRIM_SUCCESS)
@@ -112,18 +106,10 @@ int main(int argc, char **argv)
     out = clCreateBuffer(c, CL_MEM_READ_WRITE, part * sizeof *x + 4, NULL, &err);
     if (err != CL_SUCCESS)
         die("clCreateBuffer", err);
-    for (r = -2; r < reps; ++r) {
-        double t0, mine;
-        clprim_status st;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
-        st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, &sd, in, 0, out, 0, part);
-        mine = (MPI_Wtime() - t0) * 1e3;
-        if (st != CLPRIM_SUCCESS)
-            die("clprim_mpi_scan", st);
-        MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (r = -2; r < reps; ++r) { /* the first two warm up */
+        const double ms = slowest_ms(ctx, &sd, in, out, part);
         if (r >= 0)
-            t[r] = worst;
+            t[r] = ms;
     }
     clEnqueueReadBuffer(clprim_context_queue(ctx), out, CL_TRUE, 0, part * sizeof *x, got, 0, NULL,
                         NULL);
@@ -132,11 +118,11 @@ int main(int argc, char **argv)
         bad += got[i] != run;
     }
     MPI_Allreduce(&bad, &all_bad, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    mid = median(t, reps); /* sorts t: t[0] is the fastest */
     if (rank == 0) {
         printf("# clprim_mpi_scan, %s, %d rank(s), n = %zu uint32 (%zu per rank), medians of %d\n",
                dname, size, n, part, reps);
-        printf("ranks %d: %.3f ms per call (min %.3f); %s (%llu wrong)\n", size, t[reps / 2], t[0],
+        printf("ranks %d: %.3f ms per call (min %.3f); %s (%llu wrong)\n", size, mid, t[0],
                all_bad ? "FAIL" : "checked", (unsigned long long)all_bad);
     }
     clReleaseMemObject(in);

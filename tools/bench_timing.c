@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The benchmarks' clock (tools/bench.h): gated device times, batches, host
  * times, and the copy and read ceilings measured in the same run (and the
- * option lists' helper). Shared by clprim-bench, its modules and
- * clprim-tune; calls nothing of theirs. */
+ * option lists' helper, and the device search of the tools that make their
+ * own contexts). Shared by clprim-bench, its modules, clprim-tune,
+ * clprim-bench-multi and clprim-bench-mpi; calls nothing of theirs. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
@@ -244,6 +245,36 @@ void bench_close(bench *b)
         clReleaseMemObject(b->out);
     b->copy4 = b->read4 = b->gate = NULL;
     b->sink = b->in = b->out = NULL;
+}
+
+cl_uint bench_devices(cl_device_id *dev, cl_uint max)
+{
+    const char *filter = getenv("CLPRIM_DEVICE");
+    cl_platform_id plats[8];
+    cl_uint np = 0, p;
+    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS)
+        return 0;
+    np = np < 8 ? np : 8;
+    for (p = 0; p < np; ++p) {
+        cl_device_id all[64];
+        cl_uint nd = 0, i, count = 0;
+        char pname[256] = "";
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_GPU, 64, all, &nd) != CL_SUCCESS &&
+            clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 64, all, &nd) != CL_SUCCESS)
+            continue;
+        nd = nd < 64 ? nd : 64;
+        clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+        for (i = 0; i < nd && count < max; ++i) {
+            char dname[256] = "", both[600];
+            clGetDeviceInfo(all[i], CL_DEVICE_NAME, sizeof dname, dname, NULL);
+            snprintf(both, sizeof both, "%s / %s", pname, dname);
+            if (!filter || strstr(both, filter))
+                dev[count++] = all[i];
+        }
+        if (count)
+            return count;
+    }
+    return 0;
 }
 
 int name_index(const char *const *names, int count, const char *name)
