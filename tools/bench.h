@@ -54,9 +54,8 @@ int listed(const char *list, const char *name);
 /* The index of name among names[0 .. count), or -1. */
 int name_index(const char *const *names, int count, const char *name);
 
-/* For a tool that makes its own contexts (clprim-bench-mpi; clprim-bench's
- * device is clprim_context_create's; bench_multi.c's find_devices is the
- * same search, not moved here yet): the
+/* For a tool that makes its own contexts (clprim-bench-mpi,
+ * clprim-bench-multi; clprim-bench's device is clprim_context_create's): the
  * GPUs (a platform without one: all its devices) whose "platform / device"
  * name contains $CLPRIM_DEVICE (any when unset), on the first platform that
  * has one; up to max of them to dev, and their count (0: none). */

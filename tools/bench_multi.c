@@ -32,35 +32,6 @@ static void die(const char *what, int err)
     exit(1);
 }
 
-/* The devices to use, on the first platform with a match. */
-static cl_uint find_devices(cl_device_id *dev, cl_uint want)
-{
-    const char *filter = getenv("CLPRIM_DEVICE");
-    cl_platform_id plats[8];
-    cl_uint np = 0, p;
-    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS)
-        die("clGetPlatformIDs", 0);
-    for (p = 0; p < np; ++p) {
-        cl_device_id all[MAX_DEV];
-        cl_uint nd = 0, i, count = 0;
-        char pname[256] = "";
-        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_GPU, MAX_DEV, all, &nd) != CL_SUCCESS &&
-            clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, MAX_DEV, all, &nd) != CL_SUCCESS)
-            continue;
-        clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-        for (i = 0; i < nd && count < want; ++i) {
-            char dname[256] = "", both[600];
-            clGetDeviceInfo(all[i], CL_DEVICE_NAME, sizeof dname, dname, NULL);
-            snprintf(both, sizeof both, "%s / %s", pname, dname);
-            if (!filter || strstr(both, filter))
-                dev[count++] = all[i];
-        }
-        if (count)
-            return count;
-    }
-    return 0;
-}
-
 typedef struct gpu {
     clprim_context *ctx;
     cl_command_queue q;
@@ -208,7 +179,7 @@ int main(int argc, char **argv)
     }
     reps = reps < 1 ? 1 : reps > MULTI_MAX_REPS ? MULTI_MAX_REPS : reps;
     want = want < 1 ? 1 : want > MAX_DEV ? MAX_DEV : want;
-    k = (int)find_devices(dev, (cl_uint)want);
+    k = (int)bench_devices(dev, (cl_uint)want);
     if (!k)
         die("finding a device", 0);
     if (shared) {
