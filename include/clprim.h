@@ -315,7 +315,8 @@ CLPRIM_API clprim_status clprim_context_device_info(const clprim_context *ctx,
 /* The tuning row the context uses for `primitive` ("scan", "reduce",
  * "compact", "segment", "sat" or "sort") with elements (sort: keys) of
  * elem_size bytes in a call of n elements, after the tuning file and the
- * development environment variables, as one line of a tuning file (above)
+ * development environment variables (docs/tuning.md; read when the context
+ * was created), as one line of a tuning file (above)
  * followed by "  # " and where the row came from. Written into buf like
  * snprintf (NUL-terminated, truncated to size; buf may be NULL when size is
  * 0); returns the full length, or 0 for a NULL ctx, an unknown primitive or
