@@ -373,13 +373,12 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const comp
     return clprim__launch_run(ctx, &call, compact_body, a, event);
 }
 
-clprim_status clprim_select(clprim_context *ctx, cl_command_queue queue,
-                            const clprim_compact_desc *desc, cl_mem in, size_t in_off, cl_mem out,
-                            size_t out_off, size_t n, cl_mem count, size_t count_off,
-                            cl_uint num_wait, const cl_event *wait, cl_event *event)
+/* What every compaction call passes (run-length encoding adds its lengths). */
+static compact_args args_of(const clprim_compact_desc *desc, int mode, cl_mem in, size_t in_off,
+                            cl_mem out, size_t out_off, size_t n, cl_mem count, size_t count_off)
 {
     const compact_args a = {.d = desc,
-                            .mode = COMPACT_SELECT,
+                            .mode = mode,
                             .in = in,
                             .out = out,
                             .count = count,
@@ -387,6 +386,15 @@ clprim_status clprim_select(clprim_context *ctx, cl_command_queue queue,
                             .out_off = out_off,
                             .n = n,
                             .count_off = count_off};
+    return a;
+}
+
+clprim_status clprim_select(clprim_context *ctx, cl_command_queue queue,
+                            const clprim_compact_desc *desc, cl_mem in, size_t in_off, cl_mem out,
+                            size_t out_off, size_t n, cl_mem count, size_t count_off,
+                            cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const compact_args a = args_of(desc, COMPACT_SELECT, in, in_off, out, out_off, n, count, count_off);
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
@@ -396,15 +404,7 @@ clprim_status clprim_partition(clprim_context *ctx, cl_command_queue queue,
                                size_t count_off, cl_uint num_wait, const cl_event *wait,
                                cl_event *event)
 {
-    const compact_args a = {.d = desc,
-                            .mode = COMPACT_PARTITION,
-                            .in = in,
-                            .out = out,
-                            .count = count,
-                            .in_off = in_off,
-                            .out_off = out_off,
-                            .n = n,
-                            .count_off = count_off};
+    const compact_args a = args_of(desc, COMPACT_PARTITION, in, in_off, out, out_off, n, count, count_off);
     if (in == out && in_off == out_off && n && ctx) /* documented: select and unique only */
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "partition cannot run in place (in == out)");
@@ -416,15 +416,7 @@ clprim_status clprim_unique(clprim_context *ctx, cl_command_queue queue,
                             size_t out_off, size_t n, cl_mem count, size_t count_off,
                             cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    const compact_args a = {.d = desc,
-                            .mode = COMPACT_UNIQUE,
-                            .in = in,
-                            .out = out,
-                            .count = count,
-                            .in_off = in_off,
-                            .out_off = out_off,
-                            .n = n,
-                            .count_off = count_off};
+    const compact_args a = args_of(desc, COMPACT_UNIQUE, in, in_off, out, out_off, n, count, count_off);
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
@@ -435,17 +427,9 @@ clprim_status clprim_run_length_encode(clprim_context *ctx, cl_command_queue que
                                        size_t count_off, cl_uint num_wait, const cl_event *wait,
                                        cl_event *event)
 {
-    const compact_args a = {.d = desc,
-                            .mode = COMPACT_RLE,
-                            .in = in,
-                            .out = out,
-                            .lengths = lengths,
-                            .count = count,
-                            .in_off = in_off,
-                            .out_off = out_off,
-                            .lengths_off = lengths_off,
-                            .n = n,
-                            .count_off = count_off};
+    compact_args a = args_of(desc, COMPACT_RLE, in, in_off, out, out_off, n, count, count_off);
+    a.lengths = lengths;
+    a.lengths_off = lengths_off;
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
