@@ -18,6 +18,7 @@
 #include "common/simd.clh"
 #include "common/wg_scan.clh"
 #include "common/lookback.clh"
+#include "common/tile.clh"
 #endif
 
 #ifndef COARSE_ITEMS
@@ -25,9 +26,6 @@
 #endif
 #ifndef TILE_ITEMS
 #define TILE_ITEMS 16
-#endif
-#ifndef SP_TILE_ITEMS
-#define SP_TILE_ITEMS 32
 #endif
 /* 1 (the host's choice: built-in elements whose tile share fits in
  * registers): the single pass fetches its next tile into registers before it
@@ -183,133 +181,12 @@ inline void clprim_tile_scan_end(local T *s, global T *out, ulong base, ulong n,
     clprim_tile_store(out, s, base, n, TILE_ITEMS);
 }
 
-/* The single pass's tile: SP_TILE_ITEMS consecutive elements per work-item,
- * kept in local memory across the look-back (registers held there cost
- * work-groups per SM; H100, int32 at 2^28: 0.61 of copy with 16 per
- * work-item in registers, 0.65 in local memory, 0.69 with 32).
- *
- * It moves in chunks of VEC elements (TV, elem.clh: 16 bytes of a built-in
- * type, one element of the caller's), so that every global and
- * local transfer is one 128-bit access: the scalar version spent about six
- * local and two global instructions per element, and int32 (twice the
- * elements per byte of int64) ran slower than int64. Work-item o's run is
- * its SP_CHUNKS chunks at o * SP_CHUNKS, rotated by o, so that both the
- * coalesced transfers (consecutive chunks of one run) and the runs' scans
- * (chunk c of consecutive runs) meet every bank once. Global chunks are
- * vector accesses when the host says both buffers are 16-byte aligned
- * (SCAN_ALIGNED) and the chunk lies before n; otherwise element by element,
- * padded with the identity. */
-#if SP_TILE_ITEMS % VEC
-#error "clprim: SP_TILE_ITEMS must be a multiple of the chunk (16 bytes of built-in T)"
-#endif
-#define SP_CHUNKS (SP_TILE_ITEMS / VEC)
-
-/* Local slot of chunk c of work-item o's run. */
-inline uint clprim_sp_slot(uint o, uint c)
-{
-    return o * SP_CHUNKS + (c + o) % SP_CHUNKS;
-}
-
-/* Slot of the tile's g-th chunk in element order. */
-inline uint clprim_sp_slot_of(uint g)
-{
-    return clprim_sp_slot(g / SP_CHUNKS, g % SP_CHUNKS);
-}
-
-inline TV clprim_sp_fetch_chunk(global const IN_T *in, ulong base, ulong n, uint g, uint flags)
-{
-    const ulong i = base + (ulong)g * VEC;
-    clprim_chunk c;
-    if ((flags & SCAN_ALIGNED) && i + VEC <= n) {
-#if CLPRIM_TRANSFORM && VEC > 1
-        /* VEC input elements in one access, mapped as they arrive */
-        return clprim_in_vec(((global const INV *)in)[i / VEC], i);
-#else
-        return ((global const TV *)in)[i / VEC];
-#endif
-    }
-    for (uint j = 0; j < VEC; ++j)
-        c.a[j] = clprim_load_in(in, i + j, n);
-    return c.v;
-}
-
-inline void clprim_sp_store_chunk(global T *out, ulong base, ulong n, uint g, TV v, uint flags)
-{
-    const ulong i = base + (ulong)g * VEC;
-    clprim_chunk c;
-    if ((flags & SCAN_ALIGNED) && i + VEC <= n) {
-        ((global TV *)out)[i / VEC] = v;
-        return;
-    }
-    c.v = v;
-    for (uint j = 0; j < VEC && i + j < n; ++j)
-        out[i + j] = c.a[j];
-}
-
-/* What the prefetch holds in registers: the input as loaded. A transform
- * is applied where the values are used (clprim_sp_cook), so that every load
- * of a tile is issued before the first is waited for; applied at the load,
- * each chunk's load was waited for before the next one was issued (H100,
- * "x > 0" into a uint32 sum at 2^28: 0.74 of copy, the plain scan 0.96). */
-#if CLPRIM_TRANSFORM && VEC > 1
-typedef INV clprim_raw;
-typedef union clprim_raw_chunk {
-    INV v;
-    IN_T a[VEC];
-} clprim_raw_chunk;
-
-inline INV clprim_sp_fetch_raw(global const IN_T *in, ulong base, ulong n, uint g, uint flags)
-{
-    const ulong i = base + (ulong)g * VEC;
-    clprim_raw_chunk c;
-    if ((flags & SCAN_ALIGNED) && i + VEC <= n)
-        return ((global const INV *)in)[i / VEC];
-    for (uint j = 0; j < VEC; ++j)
-        c.a[j] = i + j < n ? in[i + j] : (IN_T)0;
-    return c.v;
-}
-
-/* The chunk mapped, the identity past n. */
-inline TV clprim_sp_cook(INV x, ulong base, ulong n, uint g)
-{
-    const ulong i = base + (ulong)g * VEC;
-    if (i + VEC <= n)
-        return clprim_in_vec(x, i);
-#if VEC == 4
-    return (TV)(i < n ? clprim_in(x.s0, i) : IDENTITY, i + 1 < n ? clprim_in(x.s1, i + 1) : IDENTITY,
-                i + 2 < n ? clprim_in(x.s2, i + 2) : IDENTITY, IDENTITY);
-#else
-    return (TV)(i < n ? clprim_in(x.s0, i) : IDENTITY, IDENTITY);
-#endif
-}
-#else
-typedef TV clprim_raw;
-#define clprim_sp_fetch_raw clprim_sp_fetch_chunk
-#define clprim_sp_cook(x, base, n, g) (x)
-#endif
-
-/* The tile reaches s in two steps so that its loads can be issued early:
- * clprim_tile_fetch into registers (coalesced), clprim_tile_stash into s. */
-inline void clprim_tile_fetch(clprim_raw *r, global const IN_T *in, ulong base, ulong n, uint flags)
-{
-    for (uint k = 0; k < SP_CHUNKS; ++k)
-        r[k] = clprim_sp_fetch_raw(in, base, n, k * WG_SIZE + get_local_id(0), flags);
-}
-
-inline void clprim_tile_stash(local TV *s, const clprim_raw *r, ulong base, ulong n)
-{
-    for (uint k = 0; k < SP_CHUNKS; ++k) {
-        const uint g = k * WG_SIZE + get_local_id(0);
-        s[clprim_sp_slot_of(g)] = clprim_sp_cook(r[k], base, n, g);
-    }
-}
-
 /* Both steps at once, for the path without prefetch. */
 inline void clprim_sp_tile_load(local TV *s, global const IN_T *in, ulong base, ulong n, uint flags)
 {
     for (uint k = 0; k < SP_CHUNKS; ++k) {
         const uint g = k * WG_SIZE + get_local_id(0);
-        s[clprim_sp_slot_of(g)] = clprim_sp_fetch_chunk(in, base, n, g, flags);
+        s[clprim_sp_slot_of(g)] = clprim_sp_fetch_chunk(in, base, n, g, flags & SCAN_ALIGNED);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -351,7 +228,7 @@ inline void clprim_tile_scan_end_local(local TV *s, global T *out, ulong base, u
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < SP_CHUNKS; ++k) {
         const uint g = k * WG_SIZE + get_local_id(0);
-        clprim_sp_store_chunk(out, base, n, g, s[clprim_sp_slot_of(g)], flags);
+        clprim_sp_store_chunk(out, base, n, g, s[clprim_sp_slot_of(g)], flags & SCAN_ALIGNED);
     }
 }
 
@@ -413,7 +290,7 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
     ulong t = tickets[0];
 #if SP_PREFETCH
     if (t < tiles)
-        clprim_tile_fetch(r, in, t * tile, n, flags);
+        clprim_tile_fetch(r, in, t * tile, n, flags & SCAN_ALIGNED);
 #endif
     int first = 1;
     while (t < tiles) {
@@ -427,7 +304,7 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
         const ulong next = tickets[1];
 #if SP_PREFETCH
         if (next < tiles)
-            clprim_tile_fetch(r, in, next * tile, n, flags);
+            clprim_tile_fetch(r, in, next * tile, n, flags & SCAN_ALIGNED);
 #endif
         T total;
         const T prefix = clprim_tile_scan_begin_local(s, scratch, &total);

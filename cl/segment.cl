@@ -13,10 +13,17 @@
 #include "common/wg_scan.clh"
 #include "segment_heads.clh"
 #include "common/lookback.clh"
+#include "common/tile.clh"
 #endif
 
 #ifndef ITEMS
 #define ITEMS 8
+#endif
+#ifndef SEG_LOOP
+#define SEG_LOOP 0
+#endif
+#ifndef SEG_FLAG_WORDS
+#define SEG_FLAG_WORDS 1
 #endif
 #define TILE (WG_SIZE * ITEMS)
 #define SEG_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
@@ -25,7 +32,7 @@
  * seg_wg_exscan */
 CLPRIM_GROUP_SCANS(seg, seg_pair, seg_combine, seg_pair_make(IDENTITY, 0))
 
-#if CLPRIM_SINGLE_PASS
+#if CLPRIM_SINGLE_PASS && !SEG_LOOP
 /* One tile per work-group, in ticket order. The tile's values go through
  * local memory (loaded coalesced, read back as ITEMS consecutive elements
  * per work-item) with one head count per element beside them; each
@@ -48,13 +55,7 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
     const ulong tiles = n ? (n + TILE - 1) / TILE : 1;
     const uint lid = get_local_id(0), one_tile = (sflags & SEG_ONE_TILE) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
-    seg_src src;
-    src.in = in + in_off;
-    src.segs = segs + segs_off * SEG_UNIT;
-    src.bounds = bounds;
-    src.n = n;
-    src.m = m;
-    src.tile = TILE;
+    const seg_src src = seg_src_make(in + in_off, segs + segs_off * SEG_UNIT, bounds, n, m, TILE);
     out += out_off;
 
     clprim_tiles_take(st, one_tile, 0, tiles, tickets);
@@ -201,6 +202,353 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
 }
 #endif
 
+#if CLPRIM_SINGLE_PASS && SEG_LOOP
+/* The looping single pass (the host's choice for built-in elements, whose
+ * operators commute, and heads from flags or built-in keys): the scan's
+ * engine (tile.clh, the loop of cl/scan.cl) with the heads beside the
+ * values. A work-group holds two tickets: it fetches the next tile into
+ * registers, scans the current one in local memory, publishes the next
+ * tile's status, then looks back for the current one, so memory stays busy
+ * while a tile waits. The heads travel as bits: VEC per chunk in registers,
+ * ITEMS per work-item's run (one word) in local memory.
+ *
+ * The next tile's status is published before its elements are in order
+ * (each work-item holds chunks WG_SIZE apart), which the lifted operator
+ * does not allow; but its value is the OP of every element at or after the
+ * tile's last head (all of them when it has none), found by a maximum and
+ * then an OP in any order, and a reduce's head count is a sum. */
+#if !CLPRIM_COMMUTATIVE || !CLPRIM_T_BUILTIN
+#error "clprim: SEG_LOOP folds the next tile out of order: built-in elements, commuting OP"
+#endif
+#if ITEMS != SP_TILE_ITEMS || ITEMS > 32 || (SEG_HEADS == SEG_OFFSETS && SEG_REDUCE)
+#error "clprim: SEG_LOOP needs ITEMS == SP_TILE_ITEMS <= 32 (one word of heads), and no offsets reduce"
+#endif
+#if SEG_HEADS == SEG_KEYS && !KEY_BUILTIN
+#error "clprim: SEG_LOOP compares built-in keys"
+#endif
+
+#if SEG_HEADS == SEG_OFFSETS
+/* offsets set head bits in local memory from the tile's bounds instead */
+typedef uchar seg_hraw;
+#define seg_fetch_heads(s, base, g, aligned) ((uchar)0)
+#define seg_heads_bits(r, i, n) 0u
+#elif SEG_HEADS == SEG_FLAGS_U8 && SEG_FLAG_WORDS
+/* uint8 flags: a chunk's VEC flags in one word */
+typedef uint seg_hraw;
+
+inline seg_hraw seg_fetch_heads(seg_src s, ulong base, uint g, uint aligned)
+{
+    const ulong i = base + (ulong)g * VEC;
+    uint w = 0;
+    if (aligned && i + VEC <= s.n)
+#if VEC == 4
+        return ((global const uint *)s.segs)[i / 4];
+#else
+        return ((global const ushort *)s.segs)[i / 2];
+#endif
+    for (uint j = 0; j < VEC; ++j)
+        if (i + j < s.n)
+            w |= (uint)s.segs[i + j] << (8 * j);
+    return w;
+}
+
+inline uint seg_heads_bits(seg_hraw w, ulong i, ulong n)
+{
+    uint b = (uint)(i == 0);
+    for (uint j = 0; j < VEC; ++j)
+        b |= (uint)(((w >> (8 * j)) & 0xFFu) != 0) << j;
+    if (i + VEC > n)
+        b &= i < n ? (1u << (n - i)) - 1u : 0u;
+    return b;
+}
+#else
+#if SEG_HEADS == SEG_KEYS
+#define SEG_HE KEY_T
+#elif SEG_HEADS == SEG_FLAGS_U8
+#define SEG_HE uchar
+#else
+#define SEG_HE uint
+#endif
+#define SEG_HV CLPRIM_CAT(SEG_HE, VEC)
+
+/* A chunk's segment information as loaded: flags, or keys and the key
+ * before the chunk (vectors, read by component: an array in a union went
+ * through the stack) */
+typedef struct seg_hraw {
+    SEG_HV v;
+#if SEG_HEADS == SEG_KEYS
+    SEG_HE prev;
+#endif
+} seg_hraw;
+
+inline seg_hraw seg_fetch_heads(seg_src s, ulong base, uint g, uint aligned)
+{
+    const ulong i = base + (ulong)g * VEC;
+    global const SEG_HE *h = (global const SEG_HE *)s.segs;
+    seg_hraw r;
+    if (aligned && i + VEC <= s.n)
+        r.v = ((global const SEG_HV *)h)[i / VEC];
+    else
+#if VEC == 4
+        r.v = (SEG_HV)(i < s.n ? h[i] : (SEG_HE)0, i + 1 < s.n ? h[i + 1] : (SEG_HE)0,
+                       i + 2 < s.n ? h[i + 2] : (SEG_HE)0, i + 3 < s.n ? h[i + 3] : (SEG_HE)0);
+#else
+        r.v = (SEG_HV)(i < s.n ? h[i] : (SEG_HE)0, i + 1 < s.n ? h[i + 1] : (SEG_HE)0);
+#endif
+#if SEG_HEADS == SEG_KEYS
+    r.prev = i > 0 && i <= s.n ? h[i - 1] : (SEG_HE)0;
+#endif
+    return r;
+}
+
+/* Bit j: element i + j starts a segment (element 0 does; none past n). */
+inline uint seg_heads_bits(seg_hraw r, ulong i, ulong n)
+{
+#if SEG_HEADS == SEG_KEYS
+    const SEG_HE b0 = r.prev, b1 = r.v.s0;
+#if VEC == 4
+    const SEG_HE b2 = r.v.s1, b3 = r.v.s2;
+#endif
+#else
+    const SEG_HE b0 = (SEG_HE)0, b1 = (SEG_HE)0, b2 = (SEG_HE)0, b3 = (SEG_HE)0;
+#endif
+    uint b = (uint)(r.v.s0 != b0) | ((uint)(r.v.s1 != b1) << 1);
+#if VEC == 4
+    b |= ((uint)(r.v.s2 != b2) << 2) | ((uint)(r.v.s3 != b3) << 3);
+#endif
+    b |= (uint)(i == 0);
+    if (i + VEC > n)
+        b &= i < n ? (1u << (n - i)) - 1u : 0u;
+    return b;
+}
+#endif
+
+inline void seg_fetch_more(seg_src src, ulong t, uint *after, ulong *k0, ulong *k1, ulong *off)
+{
+#if SEG_REDUCE && SEG_HEADS != SEG_OFFSETS
+    *after = (t + 1) * src.tile >= src.n ? 1u : seg_head_at(src, (t + 1) * src.tile);
+#endif
+#if SEG_HEADS == SEG_OFFSETS
+    *k0 = src.bounds[t];
+    *k1 = src.bounds[t + 1];
+    *off = *k0 + get_local_id(0) < *k1 ? seg_offset(src, *k0 + get_local_id(0)) : 0;
+#endif
+}
+
+/* (last head + 1, heads) over the work-group: maximum and sum */
+#define SEG_LH_COMBINE(a, b) ((uint2)(max((a).x, (b).x), (a).y + (b).y))
+CLPRIM_GROUP_SCANS(seg_lh, uint2, SEG_LH_COMBINE, ((uint2)(0u, 0u)))
+
+SEG_KERNEL seg_loop(global const IN_T *in, ulong in_off, global T *out, ulong out_off, ulong n,
+                    global const uchar *segs, ulong segs_off, ulong m, global const ulong *bounds,
+                    global uchar *keys_out, ulong keys_out_off, global ulong *count,
+                    ulong count_off, global uchar *state, uint generation, uint sflags)
+{
+    local TV s[WG_SIZE * SP_CHUNKS];
+    /* chunk g's head bits in byte g (element order); a run's bytes read at once */
+    local ulong hbw[(WG_SIZE * SP_CHUNKS + 7) / 8];
+    local uchar *hb = (local uchar *)hbw;
+    local uint hm[WG_SIZE + 1];          /* run o's head bits; [WG_SIZE]: the next tile's first */
+    local seg_pair scratch[CLPRIM_GROUP_SCRATCH];
+    local T scratch2[CLPRIM_WG_SCAN_SCRATCH];
+    local uint2 scratch3[CLPRIM_GROUP_SCRATCH];
+    local uint tickets[2];
+    local LB_T carry;
+    const ulong tiles = (n + TILE - 1) / TILE;
+    const uint lid = get_local_id(0), one_tile = (sflags & SEG_ONE_TILE) != 0,
+               aligned = (sflags & SEG_ALIGNED) != 0;
+    const clprim_tiles st = clprim_tiles_at(state, tiles);
+    clprim_raw r[SP_CHUNKS];
+    seg_hraw hr[SP_CHUNKS];
+    uint bits = 0; /* the fetched tile's head bits: chunk k's at k * VEC */
+    /* fetched with the tile, so that no load waits at a barrier: a reduce's
+     * head just after the tile; offsets' first segment in the tile, the one
+     * after its last, and this work-item's offset among them */
+    uint after = 1;
+    ulong k0 = 0, k1 = 0, off = 0;
+    const seg_src src = seg_src_make(in + in_off, segs + segs_off * SEG_UNIT, bounds, n, m, TILE);
+    out += out_off;
+    (void)scratch3;
+    (void)hr;
+
+    hm[lid] = 0;
+    clprim_tiles_take(st, one_tile, !one_tile, tiles, tickets);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong t = tickets[0];
+    if (t < tiles) {
+        seg_fetch_more(src, t, &after, &k0, &k1, &off);
+        clprim_tile_fetch(r, src.in, t * TILE, n, aligned);
+        for (uint k = 0; k < SP_CHUNKS; ++k) {
+            const uint g = k * WG_SIZE + lid;
+            bits |= seg_heads_bits(seg_fetch_heads(src, t * TILE, g, aligned),
+                                   t * TILE + (ulong)g * VEC, n) << (k * VEC);
+        }
+    }
+    int first = 1;
+    while (t < tiles) {
+        const ulong base = t * TILE;
+        const uint valid = (uint)min((ulong)TILE, n - base);
+        clprim_tile_stash(s, r, base, n);
+        for (uint k = 0; k < SP_CHUNKS; ++k)
+            hb[k * WG_SIZE + lid] = (uchar)((bits >> (k * VEC)) & ((1u << VEC) - 1u));
+        if (SEG_REDUCE && lid == 0)
+            hm[WG_SIZE] = after;
+#if SEG_HEADS == SEG_OFFSETS
+        const ulong t_k0 = k0, t_k1 = k1, t_off = off;
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong next = tickets[1];
+        if (next < tiles) {
+            seg_fetch_more(src, next, &after, &k0, &k1, &off);
+            clprim_tile_fetch(r, src.in, next * TILE, n, aligned);
+            for (uint k = 0; k < SP_CHUNKS; ++k)
+                hr[k] = seg_fetch_heads(src, next * TILE, k * WG_SIZE + lid, aligned);
+        }
+
+        /* this work-item's run, segmented, left in s */
+#if SEG_HEADS == SEG_OFFSETS
+        for (ulong k = t_k0 + lid; k < t_k1; k += WG_SIZE) {
+            const ulong o = (k == t_k0 + lid ? t_off : seg_offset(src, k)) - base;
+            if (o < valid)
+                atomic_or(&hm[o / ITEMS], 1u << (o % ITEMS));
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint mine = hm[lid];
+#else
+        uint mine = 0;
+#if SP_CHUNKS == 8
+        const uint2 hw = ((local uint2 *)hbw)[lid];
+        for (uint c = 0; c < 8; ++c)
+            mine |= ((c < 4 ? hw.x >> (8 * c) : hw.y >> (8 * c - 32)) & 0xFFu) << (c * VEC);
+#else
+        for (uint c = 0; c < SP_CHUNKS; ++c)
+            mine |= (uint)hb[lid * SP_CHUNKS + c] << (c * VEC);
+#endif
+        hm[lid] = mine;
+#endif
+        T v = IDENTITY;
+        for (uint c = 0; c < SP_CHUNKS; ++c) {
+            clprim_chunk x;
+            x.v = s[clprim_sp_slot(lid, c)];
+            for (uint j = 0; j < VEC; ++j)
+                x.a[j] = v = (mine >> (c * VEC + j)) & 1u ? x.a[j] : OP(v, x.a[j]);
+            s[clprim_sp_slot(lid, c)] = x.v;
+        }
+        seg_pair total;
+        const seg_pair within = seg_wg_exscan(seg_pair_make(v, popcount(mine)), scratch, &total);
+
+        /* the next tile's status, before this one waits */
+        if (next < tiles) {
+            uint2 lh = (uint2)(0u, 0u);
+#if SEG_HEADS == SEG_OFFSETS
+            /* the last segment starting in the tile (past n only in the last
+             * tile, whose status no tile reads) */
+            if (k1 > k0)
+                lh.x = (uint)(seg_offset(src, k1 - 1) - next * TILE) + 1u;
+#else
+            bits = 0;
+            for (uint k = 0; k < SP_CHUNKS; ++k) {
+                const uint g = k * WG_SIZE + lid, b = seg_heads_bits(hr[k], next * TILE + (ulong)g * VEC, n);
+                bits |= b << (k * VEC);
+                if (b)
+                    lh.x = max(lh.x, g * VEC + 32u - clz(b));
+            }
+            lh.y = popcount(bits);
+            seg_lh_wg_exscan(lh, scratch3, &lh);
+#endif
+            T w = IDENTITY, agg;
+            for (uint k = 0; k < SP_CHUNKS; ++k) {
+                const uint g = k * WG_SIZE + lid;
+                clprim_chunk x;
+                x.v = clprim_sp_cook(r[k], next * TILE, n, g);
+                for (uint j = 0; j < VEC; ++j)
+                    if (g * VEC + j + 1 >= lh.x)
+                        w = OP(w, x.a[j]);
+            }
+            clprim_wg_exscan(w, scratch2, &agg);
+            if (lid == 0)
+#if SEG_REDUCE
+                clprim_tile_publish(st, next, generation, TILE_AGGREGATE, seg_carry_make(lh.y, agg));
+#else
+                clprim_tile_publish(st, next, generation, lh.x ? TILE_PREFIX : TILE_AGGREGATE, agg);
+#endif
+        }
+
+        uint how = (one_tile ? TP_ALONE : 0u) | (!first ? TP_PUBLISHED : 0u) |
+                   ((sflags & SEG_IN_PLACE) ? TP_FENCE : 0u);
+#if SEG_REDUCE
+        const LB_T carried = clprim_wg_tile_prefix(st, t, generation, seg_carry_of(total),
+                                                   LB_IDENTITY, how, &carry, src);
+        const T left = within.c ? within.v : OP(carried.v, within.v);
+        const ulong ranks = carried.c + within.c;
+#else
+        how |= (total.c ? TP_SETTLED : 0u) | ((hm[0] & 1u) ? TP_NO_WALK : 0u);
+        const T carried = clprim_wg_tile_prefix(st, t, generation, total.v, LB_IDENTITY, how,
+                                                &carry, src);
+        const T left = within.c ? within.v : OP(carried, within.v);
+#endif
+        if (lid == WG_SIZE - 1 && next < tiles)
+            tickets[1] = atomic_inc(st.counters);
+#if SEG_HEADS == SEG_OFFSETS
+        hm[lid] = 0; /* for the next tile (hm[0] was read before the look-back's barrier) */
+#endif
+
+        /* left: the inclusive result just before this run */
+#if SEG_REDUCE
+        const uint after = hm[lid + 1] & 1u;
+        for (uint c = 0; c < SP_CHUNKS; ++c) {
+            clprim_chunk x;
+            x.v = s[clprim_sp_slot(lid, c)];
+            for (uint j = 0; j < VEC; ++j) {
+                const uint e = c * VEC + j, li = lid * ITEMS + e;
+                const uint end = e + 1 < ITEMS ? (mine >> (e + 1)) & 1u : after;
+                if (li < valid && (end || base + li + 1 == n)) {
+                    const uint seen = popcount(mine & ((2u << e) - 1u));
+                    const ulong rank = ranks + seen - 1;
+                    if (rank < n) {
+                        out[rank] = seen ? x.a[j] : OP(left, x.a[j]);
+#if SEG_HEADS == SEG_KEYS
+                        if (sflags & SEG_KEYS_OUT)
+                            ((global KEY_T *)keys_out)[keys_out_off + rank] =
+                                ((global const KEY_T *)src.segs)[base + li];
+#endif
+                    }
+                    if ((sflags & SEG_COUNT) && base + li == n - 1)
+                        count[count_off] = rank + 1;
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* s, hm, carry and tickets free for the next tile */
+#else
+        T prev = left;
+        uint seen = 0;
+        for (uint c = 0; c < SP_CHUNKS; ++c) {
+            clprim_chunk x;
+            x.v = s[clprim_sp_slot(lid, c)];
+            for (uint j = 0; j < VEC; ++j) {
+                const uint h = (mine >> (c * VEC + j)) & 1u;
+                seen |= h;
+                const T inclusive = seen ? x.a[j] : OP(left, x.a[j]);
+                x.a[j] = (sflags & SEG_EXCLUSIVE) ? (h ? IDENTITY : prev) : inclusive;
+                prev = inclusive;
+            }
+            s[clprim_sp_slot(lid, c)] = x.v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 0; k < SP_CHUNKS; ++k) {
+            const uint g = k * WG_SIZE + lid;
+            clprim_sp_store_chunk(out, base, n, g, s[clprim_sp_slot_of(g)], aligned);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* s, hm, carry and tickets free for the next tile */
+#endif
+        t = next;
+        first = 0;
+    }
+    if (lid == 0 && !one_tile)
+        clprim_tiles_finish(st);
+}
+#endif
+
 #if SEG_HEADS == SEG_OFFSETS
 /* bounds[t]: the first segment k (of m) whose offset is at or after tile
  * t's first element (m when none is); bounds[tiles] = m. */
@@ -208,13 +556,7 @@ SEG_KERNEL seg_tile_bounds(global const uchar *segs, ulong segs_off, ulong m, ul
                            ulong tiles, global ulong *bounds)
 {
     const ulong t = get_global_id(0);
-    seg_src src;
-    src.in = 0;
-    src.segs = segs + segs_off * SEG_UNIT;
-    src.bounds = 0;
-    src.n = n;
-    src.m = m;
-    src.tile = TILE;
+    const seg_src src = seg_src_make(0, segs + segs_off * SEG_UNIT, 0, n, m, TILE);
     if (t > tiles)
         return;
     ulong lo = 0, hi = m;

@@ -9,6 +9,7 @@
 #include "segment_abi.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,10 +117,15 @@ static int reduce_packed(const segment_args *a, const clprim__element *e)
 }
 
 static char *segment_params(const segment_args *a, const clprim__element *e, unsigned items,
-                            unsigned spins)
+                            unsigned spins, int loop)
 {
     const clprim_segments *s = a->s;
-    const char *packed = reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "";
+    char packed[96];
+    snprintf(packed, sizeof packed, "%s%s", reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "",
+             loop ? "#define SEG_LOOP 1\n" : "");
+    if (loop) /* the same elements per work-item (ITEMS, below) */
+        snprintf(packed + strlen(packed), sizeof packed - strlen(packed),
+                 "#define SP_TILE_ITEMS %u\n", items);
     if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element) {
         const clprim_element *k = s->key_element;
         /* the values' element may be the keys' own: its source is there */
@@ -214,6 +220,28 @@ static clprim_status check_call(clprim_context *ctx, const segment_args *a)
     return CLPRIM_SUCCESS;
 }
 
+/* Elements per work-item of the looping single pass (seg_loop), or 0 for
+ * one tile per work-group: built-in (type, op) pairs, whose operators
+ * commute, with heads from flags, built-in keys or offsets (a scan: a reduce
+ * by offsets writes empty segments too); whole 16-byte chunks per
+ * work-item, at most 32 elements (one word of head bits), within local
+ * memory. */
+static unsigned loop_items(const clprim_context *ctx, const segment_args *a,
+                           const clprim__element *e, const clprim__segment_tuning *t,
+                           size_t budget)
+{
+    const clprim_segments_kind kind = a->s->kind;
+    const unsigned vec = e->builtin ? (unsigned)(16 / e->size) : 1;
+    unsigned items = t->loop_items / vec * vec;
+    if (!e->builtin || !ctx->info.compute_units || (a->reduce && !t->loop_reduce) ||
+        (kind == CLPRIM_SEGMENTS_OFFSETS && a->reduce) ||
+        (kind == CLPRIM_SEGMENTS_KEYS && a->s->key_element))
+        return 0;
+    while (items >= vec && SEG_LOOP_LOCAL_BYTES((size_t)t->wg_size, items, e->size) > budget)
+        items = items / 2 / vec * vec;
+    return items >= vec ? items : 0;
+}
+
 /* One call, validated by the launch layer. */
 static clprim_status segment_body(clprim__launch *l, const void *args)
 {
@@ -236,6 +264,7 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     clprim__program *prog;
     cl_mem state = NULL, bounds = NULL;
     cl_uint generation = 0, sflags;
+    unsigned loop;
     char *params, *transform = NULL;
     clprim_status st = check_call(ctx, a);
 
@@ -253,11 +282,17 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
                    ? clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8)
                    : CLPRIM_SUCCESS;
     }
-    while (t.items > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
+    loop = loop_items(ctx, a, e, &t, budget);
+    if (loop) {
+        t.items = loop;
+        spec.bound_regs = s->kind == CLPRIM_SEGMENTS_KEYS ? t.loop_keys_max_regs : t.loop_max_regs;
+        spec.bound_entry = spec.bound_regs ? "seg_loop" : NULL;
+    }
+    while (!loop && t.items > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
         t.items /= 2;
-    while (t.wg_size > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
+    while (!loop && t.wg_size > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
         t.wg_size /= 2;
-    params = segment_params(a, e, t.items, t.lookback_spins);
+    params = segment_params(a, e, t.items, t.lookback_spins, loop != 0);
     if (params && transform) {
         char *both = clprim__format("%s%s", params, transform);
         free(params);
@@ -280,9 +315,15 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
         const cl_ulong in_off = a->in_off, out_off = a->out_off, segs_off = s->off,
                        m = s->num_segments, keys_out_off = a->keys_out_off,
                        count_off = a->count_off;
+        const size_t vec = e->builtin ? 16 / e->size : 1;
+        /* the looping grid: a few work-groups per compute unit, at most one per tile */
+        const cl_ulong most = (cl_ulong)ctx->info.compute_units * t.loop_groups_per_cu,
+                       groups = loop && tiles > most ? most : tiles;
         sflags = (a->exclusive ? SEG_EXCLUSIVE : 0) | (tiles == 1 ? SEG_ONE_TILE : 0) |
                  (a->in == a->out ? SEG_IN_PLACE : 0) | (a->keys_out ? SEG_KEYS_OUT : 0) |
-                 (a->count ? SEG_COUNT : 0);
+                 (a->count ? SEG_COUNT : 0) |
+                 (in_off % vec == 0 && out_off % vec == 0 && segs_off % vec == 0 ? SEG_ALIGNED
+                                                                                 : 0);
         if (tiles > 1)
             st = tile_state(l, a, (size_t)tiles, &state, &generation);
         if (st == CLPRIM_SUCCESS && offsets)
@@ -296,7 +337,8 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
                                         CLPRIM__ARG(keys_out_off), CLPRIM__ARG(a->count),
                                         CLPRIM__ARG(count_off), CLPRIM__ARG(state),
                                         CLPRIM__ARG(generation), CLPRIM__ARG(sflags)};
-            st = CLPRIM__LAUNCH_KERNEL(l, prog, "seg_single_pass", args, (size_t)tiles, wg);
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, loop ? "seg_loop" : "seg_single_pass", args,
+                                       (size_t)groups, wg);
         }
     }
     return st;

@@ -10,7 +10,23 @@ struct clprim__segment_row {
 };
 
 static const struct clprim__segment_row rows[] = {
-    /* NVIDIA: 256 work-items, 16 elements each. H100, int32 sums at 2^28,
+    /* The looping single pass (seg_loop) on the H100 (2026-11-26, int32 sums
+     * at 2^28, segments of 1000, ratio to copy; bench/2026-11-26-h100/
+     * segloop/): one tile per work-group -> looping, 32 elements per
+     * work-item, the compiler's registers (112-128: 2 work-groups per SM)
+     * -> bounded to 64 / 80 / 96:
+     *   scan by uint8 flags 0.653 -> 0.940 -> 0.999 / 0.932 / 0.780
+     *   scan by keys        0.734 -> 0.940 -> 0.882 / 1.023 / 0.941
+     *   scan by offsets     0.621 -> 0.848 -> 0.918 / 0.849 / 0.669
+     *   reduce by flags     0.473 -> 0.381 -> 0.521 / 0.493 / 0.380
+     *   reduce by keys      0.632 -> 0.538 -> 0.624 / 0.646 / 0.528
+     * (offsets' reduce writes empty segments: one tile per work-group).
+     * 16 elements per work-item, or 4 work-groups per compute unit instead
+     * of 6, gave the same figures unbounded. 8-byte values: 16 per work-item
+     * (the same 16-byte chunks) and the same bounds, unmeasured.
+     * One tile per work-group (seg_single_pass: the caller's types and
+     * operators, offsets' reduce): 256 work-items, 16 elements each. H100,
+     * int32 sums at 2^28,
      * segments of 1000, ratio to copy (2026-11-23, one tile per
      * work-group, whole tiles loaded before they are stored), 4 / 8 / 16
      * elements per work-item: scan by flags 0.360 / 0.525 / 0.583, by keys
@@ -23,12 +39,22 @@ static const struct clprim__segment_row rows[] = {
            .items = 16,
            .reduce_items = 16,
            .lookback_spins = 4096,
+           .loop_items = 32,
+           .loop_groups_per_cu = 6,
+           .loop_reduce = 1,
+           .loop_max_regs = 64,
+           .loop_keys_max_regs = 80,
            .source = "NVIDIA GPU, 4-byte values"}},
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
            .items = 8,
            .reduce_items = 8,
            .lookback_spins = 4096,
+           .loop_items = 16,
+           .loop_groups_per_cu = 6,
+           .loop_reduce = 1,
+           .loop_max_regs = 64,
+           .loop_keys_max_regs = 80,
            .source = "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64). Unmeasured. */
     {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},
@@ -36,6 +62,11 @@ static const struct clprim__segment_row rows[] = {
            .items = 8,
            .reduce_items = 8,
            .lookback_spins = 4096,
+           .loop_items = 0,
+           .loop_groups_per_cu = 1,
+           .loop_reduce = 0,
+           .loop_max_regs = 0,
+           .loop_keys_max_regs = 0,
            .source = "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small tiles keep the tile-edge tests small */
     {.match = {.type = CL_DEVICE_TYPE_CPU},
@@ -43,12 +74,22 @@ static const struct clprim__segment_row rows[] = {
            .items = 4,
            .reduce_items = 4,
            .lookback_spins = 4096,
+           .loop_items = 32,
+           .loop_groups_per_cu = 2,
+           .loop_reduce = 1,
+           .loop_max_regs = 0,
+           .loop_keys_max_regs = 0,
            .source = "CPU (PoCL; unmeasured guess)"}},
     {.match = {0},
      .t = {.wg_size = 128,
            .items = 8,
            .reduce_items = 8,
            .lookback_spins = 4096,
+           .loop_items = 0,
+           .loop_groups_per_cu = 1,
+           .loop_reduce = 0,
+           .loop_max_regs = 0,
+           .loop_keys_max_regs = 0,
            .source = "default (unmeasured guess)"}},
 };
 

@@ -58,7 +58,17 @@
     X(S, items, U, "CLPRIM_SEGMENT_ITEMS", 1, 64, "elements per work-item of a scan's tile")   \
     X(S, reduce_items, U, "", 0, 0, "elements per work-item of a reduce's tile")              \
     X(S, lookback_spins, U, "CLPRIM_LOOKBACK_SPINS", 1, 0,                                      \
-      "polls of a predecessor's status before the fallback")
+      "polls of a predecessor's status before the fallback")                                    \
+    X(S, loop_items, U, "CLPRIM_SEGMENT_LOOP_ITEMS", 0, 32,                                     \
+      "looping single pass (built-in values, flags or keys): elements per work-item (0: off)")  \
+    X(S, loop_groups_per_cu, U, "CLPRIM_SEGMENT_LOOP_GROUPS_PER_CU", 1, 0,                      \
+      "looping single pass: work-groups per compute unit")                                      \
+    X(S, loop_reduce, U, "CLPRIM_SEGMENT_LOOP_REDUCE", 0, 1,                                    \
+      "1: reduces loop too (flags and keys); 0: scans only")                                    \
+    X(S, loop_max_regs, U, "CLPRIM_SEGMENT_LOOP_MAX_REGS", 0, 0,                                \
+      "NVIDIA: registers the looping single pass is bounded to, flags and offsets (0: none)")   \
+    X(S, loop_keys_max_regs, U, "CLPRIM_SEGMENT_LOOP_KEYS_MAX_REGS", 0, 0,                      \
+      "NVIDIA: the same for keys (0: the compiler's choice)")
 
 #define CLPRIM__SAT_PARAMS(X, S)                                                                \
     X(S, wg_size, U, "CLPRIM_SAT_WG_SIZE", 0, 0,                                                \

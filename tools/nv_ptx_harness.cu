@@ -12,6 +12,10 @@
 //   nv_ptx_harness sort   FILE 4    TILES  [N]   one sort_onesweep pass (uint32 keys,
 //                                                 digit 0) over random keys; TILES: the
 //                                                 tile size (keys), to size the grid
+//   nv_ptx_harness segreduce FILE 4 GROUPS [N]   a segmented reduce by int32 keys (sum,
+//                                                 segments of about 1000): the entry
+//                                                 KERNEL names (seg_loop, seg_single_pass;
+//                                                 the latter needs GROUPS = its tiles)
 //
 // FILE: a clprim disk-cache entry (CLPRIM_CACHE_DIR; on NVIDIA it holds the
 // PTX) or plain PTX. ELEM: 4 or 8 bytes; FLOAT=1 fills floats (the sum is not
@@ -196,6 +200,61 @@ static int sort_pass(const std::string &ptx, CUfunction fn, unsigned wg, unsigne
     return ok ? 0 : 1;
 }
 
+// Segmented reduce by int32 keys (cl/segment.cl's arguments, SEG_ALIGNED
+// only): keys count the segments, a new one with probability 1/1000; the
+// sums are checked. Time against reading values and keys.
+static int seg_reduce(const std::string &ptx, const char *name, CUfunction fn, unsigned wg,
+                      unsigned groups, void *in, void *out, void *state,
+                      const std::vector<unsigned> &h, size_t n, double read, bool profile)
+{
+    std::vector<int> keys(n);
+    std::vector<unsigned> want;
+    unsigned x = 777, acc = 0;
+    int key = 0;
+    for (size_t i = 0; i < n; ++i) {
+        x = x * 1664525u + 1013904223u;
+        if (i && (x >> 8) % 1000 == 0) {
+            want.push_back(acc);
+            acc = 0;
+            ++key;
+        }
+        keys[i] = key;
+        acc += h[i];
+    }
+    want.push_back(acc);
+    void *segs;
+    CHECK(cudaMalloc(&segs, n * 4));
+    CHECK(cudaMemcpy(segs, keys.data(), n * 4, cudaMemcpyHostToDevice));
+    CUdeviceptr pin = (CUdeviceptr)in, pout = (CUdeviceptr)out, pstate = (CUdeviceptr)state,
+                psegs = (CUdeviceptr)segs, none = 0;
+    unsigned long long zero = 0, count = n, m = 0;
+    unsigned generation = 0, sflags = 32; // SEG_ALIGNED
+    void *args[] = {&pin,  &zero, &pout, &zero,   &count,      &psegs,  &zero,   &m,
+                    &none, &none, &zero, &none,   &zero,       &pstate, &generation, &sflags};
+    check_args(ptx, name, sizeof args / sizeof args[0]);
+    auto launch = [&] {
+        ++generation;
+        CHECK(cuLaunchKernel(fn, groups, 1, 1, wg, 1, 1, 0, 0, args, 0));
+    };
+    if (profile) {
+        for (int i = 0; i < 4; ++i)
+            launch();
+        CHECK(cudaDeviceSynchronize());
+        return 0;
+    }
+    const double t = median_us(launch);
+    CHECK(cudaDeviceSynchronize());
+    std::vector<unsigned> got(want.size());
+    CHECK(cudaMemcpy(got.data(), out, want.size() * 4, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    for (size_t k = 0; k < want.size(); ++k)
+        bad += got[k] != want[k];
+    printf("%s %.1f us, %.3f of reading values and keys; %zu segments, %s\n", name, t,
+           2 * read / t, want.size(), bad ? "WRONG" : "checked");
+    CHECK(cudaFree(segs));
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
@@ -248,13 +307,15 @@ int main(int argc, char **argv)
             cub_figures<long long>(in, out, (int)n, copy, read);
         return 0;
     }
-    if (mode != "scan" && mode != "reduce" && mode != "sort") {
+    if (mode != "scan" && mode != "reduce" && mode != "sort" && mode != "segreduce") {
         fprintf(stderr, "unknown mode %s\n", mode.c_str());
         return 2;
     }
     const std::string ptx = read_ptx(argv[2]);
-    const char *name = mode == "scan" ? "scan_single_pass" : mode == "sort" ? "sort_onesweep"
-                                                                          : "reduce_fast";
+    const char *name = mode == "scan"        ? "scan_single_pass"
+                       : mode == "sort"      ? "sort_onesweep"
+                       : mode == "segreduce" ? (getenv("KERNEL") ? getenv("KERNEL") : "seg_loop")
+                                             : "reduce_fast";
     size_t entry = ptx.find(std::string(".entry ") + name + "(");
     size_t reqntid = ptx.find(".reqntid ", entry);
     if (entry == std::string::npos || reqntid == std::string::npos) {
@@ -280,6 +341,8 @@ int main(int argc, char **argv)
 
     if (mode == "sort")
         return sort_pass(ptx, fn, wg, groups, in, out, h, n, copy, profile);
+    if (mode == "segreduce")
+        return seg_reduce(ptx, name, fn, wg, groups, in, out, state, h, n, read, profile);
     CUdeviceptr pin = (CUdeviceptr)in, pout = (CUdeviceptr)out, pstate = (CUdeviceptr)state;
     CUdeviceptr none = 0;
     unsigned long long zero = 0, count = n;
