@@ -19,12 +19,6 @@
 #ifndef ITEMS
 #define ITEMS 8
 #endif
-#ifndef SEG_LOOP
-#define SEG_LOOP 0
-#endif
-#ifndef SEG_FLAG_WORDS
-#define SEG_FLAG_WORDS 1
-#endif
 #define TILE (WG_SIZE * ITEMS)
 #define SEG_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 
@@ -227,114 +221,6 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
 #error "clprim: SEG_LOOP compares built-in keys"
 #endif
 
-#if SEG_HEADS == SEG_OFFSETS
-/* offsets set head bits in local memory from the tile's bounds instead */
-typedef uchar seg_hraw;
-#define seg_fetch_heads(s, base, g, aligned) ((uchar)0)
-#define seg_heads_bits(r, i, n) 0u
-#elif SEG_HEADS == SEG_FLAGS_U8 && SEG_FLAG_WORDS
-/* uint8 flags: a chunk's VEC flags in one word */
-typedef uint seg_hraw;
-
-inline seg_hraw seg_fetch_heads(seg_src s, ulong base, uint g, uint aligned)
-{
-    const ulong i = base + (ulong)g * VEC;
-    uint w = 0;
-    if (aligned && i + VEC <= s.n)
-#if VEC == 4
-        return ((global const uint *)s.segs)[i / 4];
-#else
-        return ((global const ushort *)s.segs)[i / 2];
-#endif
-    for (uint j = 0; j < VEC; ++j)
-        if (i + j < s.n)
-            w |= (uint)s.segs[i + j] << (8 * j);
-    return w;
-}
-
-inline uint seg_heads_bits(seg_hraw w, ulong i, ulong n)
-{
-    uint b = (uint)(i == 0);
-    for (uint j = 0; j < VEC; ++j)
-        b |= (uint)(((w >> (8 * j)) & 0xFFu) != 0) << j;
-    if (i + VEC > n)
-        b &= i < n ? (1u << (n - i)) - 1u : 0u;
-    return b;
-}
-#else
-#if SEG_HEADS == SEG_KEYS
-#define SEG_HE KEY_T
-#elif SEG_HEADS == SEG_FLAGS_U8
-#define SEG_HE uchar
-#else
-#define SEG_HE uint
-#endif
-#define SEG_HV CLPRIM_CAT(SEG_HE, VEC)
-
-/* A chunk's segment information as loaded: flags, or keys and the key
- * before the chunk (vectors, read by component: an array in a union went
- * through the stack) */
-typedef struct seg_hraw {
-    SEG_HV v;
-#if SEG_HEADS == SEG_KEYS
-    SEG_HE prev;
-#endif
-} seg_hraw;
-
-inline seg_hraw seg_fetch_heads(seg_src s, ulong base, uint g, uint aligned)
-{
-    const ulong i = base + (ulong)g * VEC;
-    global const SEG_HE *h = (global const SEG_HE *)s.segs;
-    seg_hraw r;
-    if (aligned && i + VEC <= s.n)
-        r.v = ((global const SEG_HV *)h)[i / VEC];
-    else
-#if VEC == 4
-        r.v = (SEG_HV)(i < s.n ? h[i] : (SEG_HE)0, i + 1 < s.n ? h[i + 1] : (SEG_HE)0,
-                       i + 2 < s.n ? h[i + 2] : (SEG_HE)0, i + 3 < s.n ? h[i + 3] : (SEG_HE)0);
-#else
-        r.v = (SEG_HV)(i < s.n ? h[i] : (SEG_HE)0, i + 1 < s.n ? h[i + 1] : (SEG_HE)0);
-#endif
-#if SEG_HEADS == SEG_KEYS
-    r.prev = i > 0 && i <= s.n ? h[i - 1] : (SEG_HE)0;
-#endif
-    return r;
-}
-
-/* Bit j: element i + j starts a segment (element 0 does; none past n). */
-inline uint seg_heads_bits(seg_hraw r, ulong i, ulong n)
-{
-#if SEG_HEADS == SEG_KEYS
-    const SEG_HE b0 = r.prev, b1 = r.v.s0;
-#if VEC == 4
-    const SEG_HE b2 = r.v.s1, b3 = r.v.s2;
-#endif
-#else
-    const SEG_HE b0 = (SEG_HE)0, b1 = (SEG_HE)0, b2 = (SEG_HE)0, b3 = (SEG_HE)0;
-#endif
-    uint b = (uint)(r.v.s0 != b0) | ((uint)(r.v.s1 != b1) << 1);
-#if VEC == 4
-    b |= ((uint)(r.v.s2 != b2) << 2) | ((uint)(r.v.s3 != b3) << 3);
-#endif
-    b |= (uint)(i == 0);
-    if (i + VEC > n)
-        b &= i < n ? (1u << (n - i)) - 1u : 0u;
-    return b;
-}
-#endif
-
-inline void seg_fetch_more(seg_src src, ulong t, uint *after, ulong *k0, ulong *k1, ulong *off)
-{
-#if SEG_REDUCE && SEG_HEADS != SEG_OFFSETS
-    *after = (t + 1) * src.tile >= src.n ? 1u : seg_head_at(src, (t + 1) * src.tile);
-#endif
-#if SEG_HEADS == SEG_OFFSETS
-    *k0 = src.bounds[t];
-    *k1 = src.bounds[t + 1];
-    *off = *k0 + get_local_id(0) < *k1 ? seg_offset(src, *k0 + get_local_id(0)) : 0;
-#endif
-}
-
 /* (last head + 1, heads) over the work-group: maximum and sum */
 #define SEG_LH_COMBINE(a, b) ((uint2)(max((a).x, (b).x), (a).y + (b).y))
 CLPRIM_GROUP_SCANS(seg_lh, uint2, SEG_LH_COMBINE, ((uint2)(0u, 0u)))
@@ -456,14 +342,18 @@ SEG_KERNEL seg_loop(global const IN_T *in, ulong in_off, global T *out, ulong ou
             lh.y = popcount(bits);
             seg_lh_wg_exscan(lh, scratch3, &lh);
 #endif
+            /* element p counts when p + 1 >= lh.x: whole chunks at once */
             T w = IDENTITY, agg;
             for (uint k = 0; k < SP_CHUNKS; ++k) {
                 const uint g = k * WG_SIZE + lid;
                 clprim_chunk x;
                 x.v = clprim_sp_cook(r[k], next * TILE, n, g);
-                for (uint j = 0; j < VEC; ++j)
-                    if (g * VEC + j + 1 >= lh.x)
-                        w = OP(w, x.a[j]);
+                if (g * VEC + 1 >= lh.x)
+                    w = OP(w, clprim_fold_vec(x.v));
+                else if (g * VEC + VEC >= lh.x)
+                    for (uint j = 0; j < VEC; ++j)
+                        if (g * VEC + j + 1 >= lh.x)
+                            w = OP(w, x.a[j]);
             }
             clprim_wg_exscan(w, scratch2, &agg);
             if (lid == 0)
@@ -495,28 +385,32 @@ SEG_KERNEL seg_loop(global const IN_T *in, ulong in_off, global T *out, ulong ou
 
         /* left: the inclusive result just before this run */
 #if SEG_REDUCE
-        const uint after = hm[lid + 1] & 1u;
-        for (uint c = 0; c < SP_CHUNKS; ++c) {
-            clprim_chunk x;
-            x.v = s[clprim_sp_slot(lid, c)];
-            for (uint j = 0; j < VEC; ++j) {
-                const uint e = c * VEC + j, li = lid * ITEMS + e;
-                const uint end = e + 1 < ITEMS ? (mine >> (e + 1)) & 1u : after;
-                if (li < valid && (end || base + li + 1 == n)) {
-                    const uint seen = popcount(mine & ((2u << e) - 1u));
-                    const ulong rank = ranks + seen - 1;
-                    if (rank < n) {
-                        out[rank] = seen ? x.a[j] : OP(left, x.a[j]);
+        /* bit e: element e of the run ends its segment (the next starts, or
+         * the data ends); only those are visited */
+        const uint first_li = lid * ITEMS;
+        uint ends = (mine >> 1) | ((hm[lid + 1] & 1u) << (ITEMS - 1));
+        if (first_li >= valid) {
+            ends = 0;
+        } else if (base + valid >= n && first_li + ITEMS >= valid) { /* the data's last */
+            const uint live = valid - first_li; /* 1 .. ITEMS */
+            ends = (ends & (live >= 32u ? ~0u : (1u << live) - 1u)) | (1u << (live - 1));
+        }
+        while (ends) {
+            const uint e = 31u - clz(ends & (0u - ends)), li = first_li + e;
+            ends &= ends - 1u;
+            const uint seen = popcount(mine & ((2u << e) - 1u));
+            const ulong rank = ranks + seen - 1;
+            const T v = clprim_chunk_at(s[clprim_sp_slot(lid, e / VEC)], e % VEC);
+            if (rank < n) {
+                out[rank] = seen ? v : OP(left, v);
 #if SEG_HEADS == SEG_KEYS
-                        if (sflags & SEG_KEYS_OUT)
-                            ((global KEY_T *)keys_out)[keys_out_off + rank] =
-                                ((global const KEY_T *)src.segs)[base + li];
+                if (sflags & SEG_KEYS_OUT)
+                    ((global KEY_T *)keys_out)[keys_out_off + rank] =
+                        ((global const KEY_T *)src.segs)[base + li];
 #endif
-                    }
-                    if ((sflags & SEG_COUNT) && base + li == n - 1)
-                        count[count_off] = rank + 1;
-                }
             }
+            if ((sflags & SEG_COUNT) && base + li == n - 1)
+                count[count_off] = rank + 1;
         }
         barrier(CLK_LOCAL_MEM_FENCE); /* s, hm, carry and tickets free for the next tile */
 #else

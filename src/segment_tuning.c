@@ -21,6 +21,9 @@ static const struct clprim__segment_row rows[] = {
      *   reduce by flags     0.473 -> 0.381 -> 0.521 / 0.493 / 0.380
      *   reduce by keys      0.632 -> 0.538 -> 0.624 / 0.646 / 0.528
      * (offsets' reduce writes empty segments: one tile per work-group).
+     * Then a reduce's run visits only its segment ends and the next tile's
+     * value is folded by whole chunks: reduce by flags 0.610 (64), by keys
+     * 0.737 at 80 (0.682 at 64, 0.616 at 96).
      * 16 elements per work-item, or 4 work-groups per compute unit instead
      * of 6, gave the same figures unbounded. 8-byte values: 16 per work-item
      * (the same 16-byte chunks) and the same bounds, unmeasured.
@@ -74,7 +77,7 @@ static const struct clprim__segment_row rows[] = {
            .items = 4,
            .reduce_items = 4,
            .lookback_spins = 4096,
-           .loop_items = 32,
+           .loop_items = 8,
            .loop_groups_per_cu = 2,
            .loop_reduce = 1,
            .loop_max_regs = 0,
