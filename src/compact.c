@@ -318,6 +318,13 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     spec.params = params;
     spec.wg_size = t.wg_size;
     spec.tuning = t.source;
+    /* measured better bounded only for a select by a comparison or
+     * expression without positions (src/compact_tuning.c) */
+    if (mode == COMPACT_SELECT && !positions && d->predicate != CLPRIM_PREDICATE_FLAGS_U8 &&
+        d->predicate != CLPRIM_PREDICATE_FLAGS_U32 && t.select_max_regs) {
+        spec.bound_entry = "compact_single_pass";
+        spec.bound_regs = t.select_max_regs;
+    }
     st = clprim__program_get(ctx, &spec, &prog);
     free(params);
     if (st != CLPRIM_SUCCESS)

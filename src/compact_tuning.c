@@ -19,7 +19,18 @@ static const struct clprim__compact_row rows[] = {
      * unmeasured. Kept positions (indices, run lengths) halve the tile to
      * fit local memory (compact.c). Unique and run-length encoding (each
      * element's predecessor read too): one tile of 16 per work-item per
-     * work-group 0.639 / 0.386, looping with 32: 0.397 / 0.321. */
+     * work-group 0.639 / 0.386, looping with 32: 0.397 / 0.321.
+     * Registers bounded (2026-11-26, bench/2026-11-26-h100/segloop/
+     * compact_regs.sh; the compiler's 116-128 / 64 / 80 / 96): select 0.772
+     * / 0.703 / 0.860 / 0.743; but by uint8 flags 0.729 / 0.372 / 0.580 /
+     * 0.627, partition reversed 0.729 / 0.509 / 0.664 / 0.705, unique 0.681
+     * / 0.604 / 0.604 / 0.604, run-length 0.451 / 0.420 / 0.414 / 0.416
+     * (looping: at most 0.418 / 0.413). So only a select by a comparison or
+     * an expression is bounded, to 80, in the row below (4-byte elements
+     * measured; the caller's types, which it matches too, not). Unique and
+     * run-length encoding with 8 / 16 / 32 elements per work-item, one tile
+     * per work-group (the same run): 0.457 / 0.682 / 0.731-0.735 and 0.272 /
+     * 0.450 / 0.448-0.450; 32 taken (CUB's unique 0.734 in that lease). */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
      .t = {.wg_size = 256,
            .items = 16,
@@ -28,6 +39,7 @@ static const struct clprim__compact_row rows[] = {
            .count_groups_per_cu = 8,
            .heads_items = 8,
            .heads_groups_per_cu = 0,
+           .select_max_regs = 0,
            .source = "NVIDIA GPU, 8-byte elements"}},
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
@@ -35,8 +47,9 @@ static const struct clprim__compact_row rows[] = {
            .lookback_spins = 4096,
            .groups_per_cu = 4,
            .count_groups_per_cu = 8,
-           .heads_items = 16,
+           .heads_items = 32,
            .heads_groups_per_cu = 0,
+           .select_max_regs = 80,
            .source = "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64). Unmeasured. */
     {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},
@@ -47,6 +60,7 @@ static const struct clprim__compact_row rows[] = {
            .count_groups_per_cu = 4,
            .heads_items = 8,
            .heads_groups_per_cu = 0,
+           .select_max_regs = 0,
            .source = "AMD GPU (unmeasured guess)"}},
     /* CPUs (PoCL): small work-groups keep the tile-edge tests small; one
      * tile per work-group (PoCL miscompiles the looping kernel, compact.cl) */
@@ -58,6 +72,7 @@ static const struct clprim__compact_row rows[] = {
            .count_groups_per_cu = 4,
            .heads_items = 8,
            .heads_groups_per_cu = 0,
+           .select_max_regs = 0,
            .source = "CPU (PoCL; unmeasured guess)"}},
     {.match = {0},
      .t = {.wg_size = 128,
@@ -67,6 +82,7 @@ static const struct clprim__compact_row rows[] = {
            .count_groups_per_cu = 4,
            .heads_items = 8,
            .heads_groups_per_cu = 0,
+           .select_max_regs = 0,
            .source = "default (unmeasured guess)"}},
 };
 

@@ -51,7 +51,9 @@
       "single pass: work-groups per compute unit looping over tiles (0: one per tile)")         \
     X(S, count_groups_per_cu, U, "", 0, 0, "the stable partition's counting grid")             \
     X(S, heads_items, U, "", 0, 0, "unique and run-length encoding: elements per work-item")  \
-    X(S, heads_groups_per_cu, U, "", 0, 0, "unique and run-length encoding: the grid")
+    X(S, heads_groups_per_cu, U, "", 0, 0, "unique and run-length encoding: the grid")       \
+    X(S, select_max_regs, U, "CLPRIM_COMPACT_SELECT_MAX_REGS", 0, 0,                            \
+      "NVIDIA: registers a select by a comparison or expression is bounded to (0: none)")
 
 #define CLPRIM__SEGMENT_PARAMS(X, S)                                                            \
     X(S, wg_size, W, "CLPRIM_SEGMENT_WG_SIZE", 0, 0, "work-items per work-group")              \

@@ -138,6 +138,21 @@ template <class F> static double median_us(F f)
     return t[t.size() / 2];
 }
 
+// PROFILE: four launches for Nsight Compute and no timing (returns -1);
+// otherwise the median of timed launches, in microseconds.
+template <class F> static double timed(F launch, bool profile)
+{
+    if (profile) {
+        for (int i = 0; i < 4; ++i)
+            launch();
+        CHECK(cudaDeviceSynchronize());
+        return -1;
+    }
+    const double t = median_us(launch);
+    CHECK(cudaDeviceSynchronize());
+    return t;
+}
+
 template <class T> static void cub_figures(void *in, void *out, int n, double copy, double read)
 {
     void *tmp = nullptr;
@@ -185,13 +200,9 @@ static int sort_pass(const std::string &ptx, CUfunction fn, unsigned wg, unsigne
         ++generation;
         CHECK(cuLaunchKernel(fn, (unsigned)tiles, 1, 1, wg, 1, 1, 0, 0, args, 0));
     };
-    if (profile) {
-        for (int i = 0; i < 4; ++i)
-            launch();
-        CHECK(cudaDeviceSynchronize());
+    const double t = timed(launch, profile);
+    if (t < 0)
         return 0;
-    }
-    const double t = median_us(launch);
     std::vector<unsigned> got(n);
     CHECK(cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost));
     const bool ok = got == want;
@@ -236,14 +247,9 @@ static int seg_reduce(const std::string &ptx, const char *name, CUfunction fn, u
         ++generation;
         CHECK(cuLaunchKernel(fn, groups, 1, 1, wg, 1, 1, 0, 0, args, 0));
     };
-    if (profile) {
-        for (int i = 0; i < 4; ++i)
-            launch();
-        CHECK(cudaDeviceSynchronize());
+    const double t = timed(launch, profile);
+    if (t < 0)
         return 0;
-    }
-    const double t = median_us(launch);
-    CHECK(cudaDeviceSynchronize());
     std::vector<unsigned> got(want.size());
     CHECK(cudaMemcpy(got.data(), out, want.size() * 4, cudaMemcpyDeviceToHost));
     size_t bad = 0;
@@ -359,14 +365,9 @@ int main(int argc, char **argv)
         CHECK(cuLaunchKernel(fn, groups, 1, 1, wg, 1, 1, 0, 0,
                              mode == "scan" ? scan_args : reduce_args, 0));
     };
-    if (profile) {
-        for (int i = 0; i < 4; ++i)
-            launch();
-        CHECK(cudaDeviceSynchronize());
+    const double t = timed(launch, profile);
+    if (t < 0)
         return 0;
-    }
-    const double t = median_us(launch);
-    CHECK(cudaDeviceSynchronize());
     if (mode == "reduce") {
         printf("reduce_fast %.1f us, %.3f of read\n", t, read / t);
         return 0;
