@@ -250,7 +250,10 @@ COMPACT_KERNEL compact_single_pass(global const T *in, ulong in_off, global T *o
          * written out here, not through lookback.clh's clprim_wg_tile_prefix,
          * which costs this kernel registers and speed (H100, 2026-11-25, int32
          * at 2^28: select 0.779 -> 0.687 of copy, uint8 flags 0.71 -> 0.59,
-         * both at 128 registers; unbounded, 199 registers and flags 0.373) */
+         * both at 128 registers; unbounded, 199 registers and flags 0.373).
+         * Tried again on 2026-11-26 with the rows' bounds: flags 0.729 ->
+         * 0.372 (199 registers again), select at 80 0.860 -> 0.647 (spills),
+         * run-length 0.450 -> 0.428; unique and partition the same. */
         if (lid < 32) {
 #if MODE == COMPACT_RLE
             compact_carry own;
