@@ -232,7 +232,11 @@ static unsigned loop_items(const clprim_context *ctx, const segment_args *a,
 {
     const clprim_segments_kind kind = a->s->kind;
     const unsigned vec = e->builtin ? (unsigned)(16 / e->size) : 1;
-    unsigned items = t->loop_items / vec * vec;
+    const int flags = kind == CLPRIM_SEGMENTS_FLAGS_U8 || kind == CLPRIM_SEGMENTS_FLAGS_U32;
+    unsigned items =
+        (a->reduce && flags && t->loop_flags_reduce_items ? t->loop_flags_reduce_items
+                                                          : t->loop_items) /
+        vec * vec;
     if (!e->builtin || !ctx->info.compute_units || (a->reduce && !t->loop_reduce) ||
         (kind == CLPRIM_SEGMENTS_OFFSETS && a->reduce) ||
         (kind == CLPRIM_SEGMENTS_KEYS && a->s->key_element))

@@ -23,7 +23,10 @@ static const struct clprim__segment_row rows[] = {
      * (offsets' reduce writes empty segments: one tile per work-group).
      * Then a reduce's run visits only its segment ends and the next tile's
      * value is folded by whole chunks: reduce by flags 0.610 (64), by keys
-     * 0.737 at 80 (0.682 at 64, 0.616 at 96).
+     * 0.737 at 80 (0.682 at 64, 0.616 at 96). Reduces with 16 / 24 / 32
+     * elements per work-item at their bounds (reduce_items.sh): by flags
+     * 0.615 / 0.731 / 0.610 at 64, by keys 0.741 / 0.540 / 0.742 at 80; so
+     * 24 for the reduce by flags alone.
      * 16 elements per work-item, or 4 work-groups per compute unit instead
      * of 6, gave the same figures unbounded. 8-byte values: 16 per work-item
      * (the same 16-byte chunks) and the same bounds, unmeasured.
@@ -45,6 +48,7 @@ static const struct clprim__segment_row rows[] = {
            .loop_items = 32,
            .loop_groups_per_cu = 6,
            .loop_reduce = 1,
+           .loop_flags_reduce_items = 24,
            .loop_max_regs = 64,
            .loop_keys_max_regs = 80,
            .source = "NVIDIA GPU, 4-byte values"}},
@@ -56,6 +60,7 @@ static const struct clprim__segment_row rows[] = {
            .loop_items = 16,
            .loop_groups_per_cu = 6,
            .loop_reduce = 1,
+           .loop_flags_reduce_items = 0,
            .loop_max_regs = 64,
            .loop_keys_max_regs = 80,
            .source = "NVIDIA GPU"}},
@@ -68,6 +73,7 @@ static const struct clprim__segment_row rows[] = {
            .loop_items = 0,
            .loop_groups_per_cu = 1,
            .loop_reduce = 0,
+           .loop_flags_reduce_items = 0,
            .loop_max_regs = 0,
            .loop_keys_max_regs = 0,
            .source = "AMD GPU (unmeasured guess)"}},
@@ -80,6 +86,7 @@ static const struct clprim__segment_row rows[] = {
            .loop_items = 8,
            .loop_groups_per_cu = 2,
            .loop_reduce = 1,
+           .loop_flags_reduce_items = 0,
            .loop_max_regs = 0,
            .loop_keys_max_regs = 0,
            .source = "CPU (PoCL; unmeasured guess)"}},
@@ -91,6 +98,7 @@ static const struct clprim__segment_row rows[] = {
            .loop_items = 0,
            .loop_groups_per_cu = 1,
            .loop_reduce = 0,
+           .loop_flags_reduce_items = 0,
            .loop_max_regs = 0,
            .loop_keys_max_regs = 0,
            .source = "default (unmeasured guess)"}},

@@ -67,6 +67,8 @@
       "looping single pass: work-groups per compute unit")                                      \
     X(S, loop_reduce, U, "CLPRIM_SEGMENT_LOOP_REDUCE", 0, 1,                                    \
       "1: reduces loop too (flags and keys); 0: scans only")                                    \
+    X(S, loop_flags_reduce_items, U, "CLPRIM_SEGMENT_LOOP_FLAGS_REDUCE_ITEMS", 0, 32,           \
+      "the looping reduce by flags: elements per work-item (0: loop_items)")                    \
     X(S, loop_max_regs, U, "CLPRIM_SEGMENT_LOOP_MAX_REGS", 0, 0,                                \
       "NVIDIA: registers the looping single pass is bounded to, flags and offsets (0: none)")   \
     X(S, loop_keys_max_regs, U, "CLPRIM_SEGMENT_LOOP_KEYS_MAX_REGS", 0, 0,                      \
