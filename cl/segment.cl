@@ -198,7 +198,8 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
 
 #if CLPRIM_SINGLE_PASS && SEG_LOOP
 /* The looping single pass (the host's choice for built-in elements, whose
- * operators commute, and heads from flags or built-in keys): the scan's
+ * operators commute, with heads from flags, built-in keys or, for a scan,
+ * offsets): the scan's
  * engine (tile.clh, the loop of cl/scan.cl) with the heads beside the
  * values. A work-group holds two tickets: it fetches the next tile into
  * registers, scans the current one in local memory, publishes the next
