@@ -222,6 +222,33 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
 #error "clprim: SEG_LOOP compares built-in keys"
 #endif
 
+/* Tile t's loads into registers: its values (tile.clh), each chunk's
+ * segment information, and the rest (seg_fetch_more). */
+inline void seg_fetch_tile(seg_src src, ulong t, uint aligned, clprim_raw *r, seg_hraw *hr,
+                           uint *after, ulong *k0, ulong *k1, ulong *off)
+{
+    seg_fetch_more(src, t, after, k0, k1, off);
+    clprim_tile_fetch(r, src.in, t * TILE, src.n, aligned);
+    for (uint k = 0; k < SP_CHUNKS; ++k)
+        hr[k] = seg_fetch_heads(src, t * TILE, k * WG_SIZE + get_local_id(0), aligned);
+}
+
+/* The fetched tile's head bits, chunk k's at k * VEC; *last: one past this
+ * work-item's last head in the tile (0: none). */
+inline uint seg_tile_bits(const seg_hraw *hr, ulong base, ulong n, uint *last)
+{
+    uint bits = 0;
+    *last = 0;
+    for (uint k = 0; k < SP_CHUNKS; ++k) {
+        const uint g = k * WG_SIZE + get_local_id(0),
+                   b = seg_heads_bits(hr[k], base + (ulong)g * VEC, n);
+        bits |= b << (k * VEC);
+        if (b)
+            *last = max(*last, g * VEC + 32u - clz(b));
+    }
+    return bits;
+}
+
 /* (last head + 1, heads) over the work-group: maximum and sum */
 #define SEG_LH_COMBINE(a, b) ((uint2)(max((a).x, (b).x), (a).y + (b).y))
 CLPRIM_GROUP_SCANS(seg_lh, uint2, SEG_LH_COMBINE, ((uint2)(0u, 0u)))
@@ -256,20 +283,15 @@ SEG_KERNEL seg_loop(global const IN_T *in, ulong in_off, global T *out, ulong ou
     const seg_src src = seg_src_make(in + in_off, segs + segs_off * SEG_UNIT, bounds, n, m, TILE);
     out += out_off;
     (void)scratch3;
-    (void)hr;
 
     hm[lid] = 0;
     clprim_tiles_take(st, one_tile, !one_tile, tiles, tickets);
     barrier(CLK_LOCAL_MEM_FENCE);
     ulong t = tickets[0];
     if (t < tiles) {
-        seg_fetch_more(src, t, &after, &k0, &k1, &off);
-        clprim_tile_fetch(r, src.in, t * TILE, n, aligned);
-        for (uint k = 0; k < SP_CHUNKS; ++k) {
-            const uint g = k * WG_SIZE + lid;
-            bits |= seg_heads_bits(seg_fetch_heads(src, t * TILE, g, aligned),
-                                   t * TILE + (ulong)g * VEC, n) << (k * VEC);
-        }
+        uint last;
+        seg_fetch_tile(src, t, aligned, r, hr, &after, &k0, &k1, &off);
+        bits = seg_tile_bits(hr, t * TILE, n, &last);
     }
     int first = 1;
     while (t < tiles) {
@@ -285,12 +307,8 @@ SEG_KERNEL seg_loop(global const IN_T *in, ulong in_off, global T *out, ulong ou
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
         const ulong next = tickets[1];
-        if (next < tiles) {
-            seg_fetch_more(src, next, &after, &k0, &k1, &off);
-            clprim_tile_fetch(r, src.in, next * TILE, n, aligned);
-            for (uint k = 0; k < SP_CHUNKS; ++k)
-                hr[k] = seg_fetch_heads(src, next * TILE, k * WG_SIZE + lid, aligned);
-        }
+        if (next < tiles)
+            seg_fetch_tile(src, next, aligned, r, hr, &after, &k0, &k1, &off);
 
         /* this work-item's run, segmented, left in s */
 #if SEG_HEADS == SEG_OFFSETS
@@ -333,14 +351,9 @@ SEG_KERNEL seg_loop(global const IN_T *in, ulong in_off, global T *out, ulong ou
             if (k1 > k0)
                 lh.x = (uint)(seg_offset(src, k1 - 1) - next * TILE) + 1u;
 #else
-            bits = 0;
-            for (uint k = 0; k < SP_CHUNKS; ++k) {
-                const uint g = k * WG_SIZE + lid, b = seg_heads_bits(hr[k], next * TILE + (ulong)g * VEC, n);
-                bits |= b << (k * VEC);
-                if (b)
-                    lh.x = max(lh.x, g * VEC + 32u - clz(b));
-            }
-            lh.y = popcount(bits);
+            uint last;
+            bits = seg_tile_bits(hr, next * TILE, n, &last);
+            lh = (uint2)(last, popcount(bits));
             seg_lh_wg_exscan(lh, scratch3, &lh);
 #endif
             /* element p counts when p + 1 >= lh.x: whole chunks at once */

@@ -7,8 +7,8 @@
  *   SEG_REDUCE    0: segmented scan (a value per element); 1: segmented
  *                 reduce (a value per segment, at the segment's rank)
  *   ITEMS         elements per work-item of a tile
- *   SEG_LOOP      1: seg_loop (a bounded grid looping over tiles; ITEMS ==
- *                 SP_TILE_ITEMS <= 32) instead of seg_single_pass
+ *   SEG_LOOP      1: seg_loop (a bounded grid looping over tiles; ITEMS at
+ *                 most 32, whole 16-byte chunks) instead of seg_single_pass
  *   KEY_T, KEY_SIZE, KEY_BUILTIN   SEG_KEYS: the key type (built-in keys
  *                 compare with ==, the caller's bytewise)
  *   OFF_T, OFF_SIGNED              SEG_OFFSETS: the offsets' integer type

@@ -120,12 +120,9 @@ static char *segment_params(const segment_args *a, const clprim__element *e, uns
                             unsigned spins, int loop)
 {
     const clprim_segments *s = a->s;
-    char packed[96];
+    char packed[64];
     snprintf(packed, sizeof packed, "%s%s", reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "",
              loop ? "#define SEG_LOOP 1\n" : "");
-    if (loop) /* the same elements per work-item (ITEMS, below) */
-        snprintf(packed + strlen(packed), sizeof packed - strlen(packed),
-                 "#define SP_TILE_ITEMS %u\n", items);
     if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element) {
         const clprim_element *k = s->key_element;
         /* the values' element may be the keys' own: its source is there */
