@@ -34,6 +34,12 @@ static int uses_predicate(int mode)
     return mode != COMPACT_UNIQUE && mode != COMPACT_RLE;
 }
 
+/* Whether the predicate reads a flags buffer instead of comparing elements. */
+static int flags_predicate(clprim_predicate p)
+{
+    return p == CLPRIM_PREDICATE_FLAGS_U8 || p == CLPRIM_PREDICATE_FLAGS_U32;
+}
+
 /* What each mode is called in messages (cl/compact_abi.h's numbers). */
 static const char *const mode_names[] = {"select", "partition", "partition", "unique",
                                          "run-length encoding"};
@@ -44,8 +50,7 @@ static clprim_status check_unused(clprim_context *ctx, const compact_args *a)
 {
     const clprim_compact_desc *d = a->d;
     const char *call = mode_names[a->mode];
-    const int flags = d->predicate == CLPRIM_PREDICATE_FLAGS_U8 ||
-                      d->predicate == CLPRIM_PREDICATE_FLAGS_U32;
+    const int flags = flags_predicate(d->predicate);
     if (d->element && d->type != CLPRIM_TYPE_INT32)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->type %d: the elements are "
                             "desc->element's; leave type 0", (int)d->type);
@@ -285,8 +290,7 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     k.out_off = a->out_off;
     k.n = a->n;
     k.elem = e->size;
-    if (uses_predicate(mode) && (d->predicate == CLPRIM_PREDICATE_FLAGS_U8 ||
-                                 d->predicate == CLPRIM_PREDICATE_FLAGS_U32)) {
+    if (uses_predicate(mode) && flags_predicate(d->predicate)) {
         k.flags = d->flags;
         k.flags_off = d->flags_off;
     }
@@ -320,8 +324,8 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
     spec.tuning = t.source;
     /* measured better bounded only for a select by a comparison or
      * expression without positions (src/compact_tuning.c) */
-    if (mode == COMPACT_SELECT && !positions && d->predicate != CLPRIM_PREDICATE_FLAGS_U8 &&
-        d->predicate != CLPRIM_PREDICATE_FLAGS_U32 && t.select_max_regs) {
+    if (mode == COMPACT_SELECT && !positions && !flags_predicate(d->predicate) &&
+        t.select_max_regs) {
         spec.bound_entry = "compact_single_pass";
         spec.bound_regs = t.select_max_regs;
     }
@@ -362,8 +366,7 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const comp
         call.type = d->type;
         call.element = d->element;
         call.algorithm = (int)d->algorithm;
-        if (uses_predicate(a->mode) && (d->predicate == CLPRIM_PREDICATE_FLAGS_U8 ||
-                                        d->predicate == CLPRIM_PREDICATE_FLAGS_U32)) {
+        if (uses_predicate(a->mode) && flags_predicate(d->predicate)) {
             const clprim__call_buffer f = {"desc->flags", d->flags, d->flags_off, a->n,
                                            COMPACT_FLAG_BYTES((int)d->predicate), 0};
             call.buffers[call.num_buffers++] = f;
@@ -473,8 +476,7 @@ clprim_status clprim_select_host(clprim_context *ctx, const clprim_compact_desc 
                                          : "takes its flags as host_flags");
     d = *desc;
     st = clprim__host_buffer_unlocked(ctx, elem * n, in, &bin);
-    if (st == CLPRIM_SUCCESS &&
-        (d.predicate == CLPRIM_PREDICATE_FLAGS_U8 || d.predicate == CLPRIM_PREDICATE_FLAGS_U32)) {
+    if (st == CLPRIM_SUCCESS && flags_predicate(d.predicate)) {
         if (n && !host_flags)
             st = clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "host_flags is NULL");
         else
