@@ -9,7 +9,8 @@
  * the rows above in registers. A tile scans each of its rows within the
  * strip, publishes the row totals, and finds what lies to the left of each
  * row with a decoupled look-back along that row (one chain per image row,
- * one work-item per row walking it). Two forms of one algorithm:
+ * one work-item per row walking it; with SAT_WINDOW the warp walks all its
+ * rows together, sat_window_left). Two forms of one algorithm:
  *   SAT_LANES 32  a warp spans the strip (SAT_COLS columns per lane, rows
  *                 scanned with shuffles); the warps of a work-group take
  *                 consecutive row blocks and add up their column totals in
@@ -106,7 +107,7 @@ inline void sat_store(global T *out, ulong out_off, ulong out_pitch, ulong width
 inline T sat_row_left(clprim_tiles s, ulong y, ulong q, uint generation, T total,
                       LB_FALLBACK_PARAMS)
 {
-    const ulong t = y * strips + q;
+    const ulong t = sat_status_index(height, strips, y, q);
     if (q == 0) {
 #if !SAT_TEST_SILENT /* (a preprocessor test: clang warns of && on a constant) */
         if (strips > 1) /* else there is no state at all */
@@ -118,6 +119,139 @@ inline T sat_row_left(clprim_tiles s, ulong y, ulong q, uint generation, T total
     return clprim_tile_prefix(s, t, generation, total, IDENTITY,
                               TP_SERIAL | (SAT_CHAINED ? TP_DOMINO : 0u), LB_FALLBACK_ARGS);
 }
+
+#if SAT_WINDOW
+#if 32 % SAT_ROWS
+#error "clprim: SAT_WINDOW shares a warp's lanes evenly among its rows (SAT_ROWS divides 32)"
+#endif
+/* Lanes per row: lane i serves row i % SAT_ROWS of the block, reading the
+ * part i / SAT_ROWS of each window (part 0 the nearest strips), SAT_WIN_DEPTH
+ * strips deep: one load per depth, all in flight together. Shallow is
+ * fastest (H100, int32 16384^2, 16 rows, ratio to copy, 2026-11-26): depth
+ * 1 / 2 / 4 / 8 / 16 / 32 gave 0.805 / 0.738 / 0.630 / 0.573 / 0.496 /
+ * 0.284; a round's loads cost more than the rounds a wider window saves. */
+#define SAT_PARTS (32 / SAT_ROWS)
+#ifndef SAT_WIN_DEPTH
+#define SAT_WIN_DEPTH 1
+#endif
+#if SAT_WIN_DEPTH < 1 || SAT_WIN_DEPTH > 32
+#error "clprim: SAT_WIN_DEPTH is 1..32 (a lane's states are bits of a word)"
+#endif
+
+/* The strips of this lane's part that count: from the first (bit 0) to
+ * the nearest with its prefix (bit j of pre), else all of them. */
+inline uint sat_window_needed(uint pre)
+{
+    return pre ? pre ^ (pre - 1u) : (2u << (SAT_WIN_DEPTH - 1)) - 1u;
+}
+
+/* This lane's part combined: its strips v[j] (j places left of the part's
+ * first) from the nearest prefix on. *pending: one of them has published
+ * nothing yet (bit j of pub clear). */
+inline T sat_window_part(const T *v, uint pub, uint pre, uint *found, uint *pending)
+{
+    const uint need = sat_window_needed(pre);
+    T acc = IDENTITY;
+    for (uint j = 0; j < SAT_WIN_DEPTH; ++j)
+        if (need >> j & 1u)
+            acc = OP(v[j], acc);
+    *found = pre != 0;
+    *pending = (~pub & need) != 0;
+    return acc;
+}
+
+/* The whole warp finds what lies left of each row of its block (rows ya ..,
+ * lane k < SAT_ROWS for row ya + k, whose total within the strip it holds
+ * in `total`): publishes the rows' aggregates, then reads the window of
+ * strips left of q, every row and strip at once, polls again while a row
+ * has an unpublished strip before its nearest prefix (the fallback after
+ * LOOKBACK_SPINS rounds), and moves on a window for rows with no prefix in
+ * it. Lane k gets row ya + k's left prefix. Every lane calls, ya < height.
+ * At depth 1 (same machine and image): 16 rows x 4 columns 0.804-0.808
+ * against the chained row's 0.600-0.604 (4096^2: 0.312-0.317 against
+ * 0.227-0.229); 8 rows 0.714, 32 rows 0.519, 2 columns 0.677, 128
+ * work-items 0.711. */
+inline T sat_window_left(clprim_tiles s, ulong ya, ulong q, uint generation, T total,
+                         LB_FALLBACK_PARAMS)
+{
+    const uint lane = get_local_id(0) & 31u;
+    const uint k = lane % SAT_ROWS, part = lane / SAT_ROWS;
+    const ulong rows = min((ulong)SAT_ROWS, height - ya);
+    /* strip p's word for this lane's row */
+    const ulong base = sat_status_index(height, strips, ya, 0) + k;
+    const int owner = part == 0 && k < rows;
+    if (q == 0) {
+#if !SAT_TEST_SILENT /* (a preprocessor test: clang warns of && on a constant) */
+        if (owner && strips > 1)
+            clprim_tile_publish(s, base, generation, TILE_PREFIX, total);
+#endif
+        return IDENTITY;
+    }
+#if !SAT_CHAINED
+    if (owner)
+        clprim_tile_publish(s, base + q * rows, generation, TILE_AGGREGATE, total);
+#endif
+    T before = IDENTITY;
+    uint done = k >= rows;
+    for (long top = (long)q - 1 - (long)(part * SAT_WIN_DEPTH); clprim_ballot(!done);
+         top -= SAT_PARTS * SAT_WIN_DEPTH) {
+        T v[SAT_WIN_DEPTH];
+        uint pub = 0, pre = 0;
+        for (uint j = 0; j < SAT_WIN_DEPTH; ++j) {
+            v[j] = IDENTITY;
+            if (top - (long)j < 0) /* left of strip 0: nothing, settled */
+                pub |= 1u << j, pre |= 1u << j;
+        }
+        uint found, pending, row_found = 0, row_pending = !done;
+        T row;
+        for (uint spin = 0;; ++spin) {
+            const int last = spin + 1 >= LOOKBACK_SPINS;
+            /* settled rows, and strips past a known prefix, are not read;
+             * a poll after the first reads only the nearest strip missing
+             * (at depth 16, polling all of them: 0.469 against 0.496; a
+             * first read of strip q - 1 alone before the window: 0.456; at
+             * depth 1, a 32 or 128 ns pause between polls: no change) */
+            uint want = !done && row_pending ? ~pub & sat_window_needed(pre) : 0u;
+            if (spin > 0)
+                want &= 0u - want;
+            for (uint j = 0; j < SAT_WIN_DEPTH; ++j)
+                if (want >> j & 1u) {
+                    const ulong t = base + (ulong)(top - (long)j) * rows;
+                    uint st = clprim_tile_read(s, t, generation, &v[j]);
+                    if (!st && last)
+                        st = clprim_tile_fallback(s, t, generation, LB_FALLBACK_ARGS, &v[j]);
+                    if (st)
+                        pub |= 1u << j;
+                    if (st == TILE_PREFIX)
+                        pre |= 1u << j;
+                }
+            const T acc = sat_window_part(v, pub, pre, &found, &pending);
+            /* the row's parts, nearest first, up to the first with a prefix */
+            row = IDENTITY;
+            row_found = row_pending = 0;
+            for (uint h = 0; h < SAT_PARTS; ++h) {
+                const uint from = k + h * SAT_ROWS;
+                const T a = clprim_shfl_idx(acc, from);
+                const uint f = clprim_ptx_shfl_idx(found | pending << 1, from);
+                if (!row_found) {
+                    row = OP(a, row);
+                    row_pending |= f >> 1;
+                    row_found = f & 1u;
+                }
+            }
+            if (!clprim_ballot(!done && row_pending))
+                break;
+        }
+        if (!done) {
+            before = OP(row, before);
+            done = row_found;
+        }
+    }
+    if (owner)
+        clprim_tile_publish(s, base + q * rows, generation, TILE_PREFIX, OP(before, total));
+    return before;
+}
+#endif
 
 SAT_KERNEL sat_single_pass(global const IN_T *in, ulong in_off, ulong in_pitch, global T *out,
                            ulong out_off, ulong out_pitch, ulong width, ulong height,
@@ -171,8 +305,13 @@ SAT_KERNEL sat_single_pass(global const IN_T *in, ulong in_off, ulong in_pitch, 
                 v[k][c] = OP(before, v[k][c]);
         }
         T left = IDENTITY;
+#if SAT_WINDOW
+        if (ya < height) /* the same for the whole warp */
+            left = sat_window_left(s, ya, q, generation, mine, LB_FALLBACK_ARGS);
+#else
         if (lane < SAT_ROWS && ya + lane < height)
             left = sat_row_left(s, ya + lane, q, generation, mine, LB_FALLBACK_ARGS);
+#endif
         for (uint k = 0; k < SAT_ROWS; ++k) {
             const T l = clprim_shfl_idx(left, k);
             for (uint c = 0; c < SAT_COLS; ++c)
