@@ -16,84 +16,9 @@
 #include "common/simd.clh"
 #include "common/wg_scan.clh"
 #include "sort_rank.clh"
+#include "sort_tile.clh"
 #include "common/lookback.clh"
 #endif
-
-#ifndef VALUE_SIZE
-#define VALUE_SIZE 4
-#endif
-#ifndef SORT_SOURCES
-#define SORT_SOURCES 1
-#endif
-#if !SORT_SOURCES && (VALUE_SIZE > 0 || !SORT_MATCH)
-#error "clprim: values and the split ranking need the sources (SORT_SOURCES 1)"
-#endif
-#if SORT_WIDE
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#endif
-
-/* a value moved as whole words of the largest size dividing it */
-#if VALUE_SIZE > 0
-#if VALUE_SIZE % 16 == 0
-typedef uint4 sort_word;
-#elif VALUE_SIZE % 8 == 0
-typedef uint2 sort_word;
-#elif VALUE_SIZE % 4 == 0
-typedef uint sort_word;
-#elif VALUE_SIZE % 2 == 0
-typedef ushort sort_word;
-#else
-typedef uchar sort_word;
-#endif
-typedef struct sort_value {
-    sort_word w[VALUE_SIZE / sizeof(sort_word)];
-} sort_value;
-#else
-typedef uchar sort_value; /* unused */
-#endif
-
-#define SORT_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
-
-/* What a kernel that ranks tiles (sort_rank.clh) holds in local memory:
- * the tile's keys, their sources (none for keys alone), per-digit counts
- * and starts, the scan's scratch, per-warp digit counts (match ranking). */
-#if SORT_SOURCES
-#define SORT_LSRC local ushort lsrc[TILE]
-#else
-#define SORT_LSRC local ushort *lsrc = 0
-#endif
-#if SORT_MATCH
-#define SORT_WHIST local ushort whist[SORT_WARPS * SORT_RADIX]
-#else
-#define SORT_WHIST local ushort *whist = 0
-#endif
-#define SORT_TILE_LOCALS                                                        \
-    local T lkeys[TILE];                                                        \
-    SORT_LSRC;                                                                  \
-    local uint count[SORT_RADIX], start[SORT_RADIX];                            \
-    local uint scratch[CLPRIM_GROUP_SCRATCH];                                  \
-    SORT_WHIST
-
-/* Writes the sorted tile (lkeys, lsrc: sources relative to vin) to
- * kout[off[d] + i] for the key at tile position i of digit d, and its
- * value likewise; striped over the work-group, so keys of one digit go out
- * coalesced. */
-inline void sort_write_tile(local const T *lkeys, local const ushort *lsrc, local const POS_T *off,
-                            uint valid, uint kmode, uint shift, uint mask, global T *kout,
-                            global const sort_value *vin, global sort_value *vout)
-{
-    for (uint j = 0; j < ITEMS; ++j) {
-        const uint i = j * WG_SIZE + get_local_id(0);
-        if (i < valid) {
-            const T k = lkeys[i];
-            const POS_T dest = off[sort_digit(k, kmode, shift, mask)] + i;
-            kout[dest] = k;
-#if VALUE_SIZE > 0
-            vout[dest] = vin[lsrc[i]];
-#endif
-        }
-    }
-}
 
 SORT_KERNEL sort_histogram(global const T *keys, ulong keys_off, ulong n, uint kmode,
                            uint begin_bit, uint end_bit, global POS_T *hist, ulong hist_off)
@@ -242,19 +167,7 @@ SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong 
         if (slot < valid)
             key[k] = kin[kin_off + base + slot];
     }
-    for (uint shift = begin_bit; shift < end_bit; shift += SORT_RADIX_BITS) {
-        const uint mask = (1u << min((uint)SORT_RADIX_BITS, end_bit - shift)) - 1u;
-        sort_rank(key, src, 0, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist,
-                  scratch);
-        for (uint k = 0; k < ITEMS; ++k) {
-            const uint slot = sort_slot(k);
-            if (slot < valid) {
-                key[k] = lkeys[slot];
-                src[k] = SORT_SOURCES ? lsrc[slot] : (ushort)slot;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    sort_local(key, src, valid, kmode, begin_bit, end_bit, SORT_TILE_ARGS);
     const uint width = end_bit - begin_bit;
     const T range = width < KEY_BITS ? (((T)1 << width) - 1) : ~(T)0;
     for (uint k = 0; k < ITEMS; ++k) {

@@ -39,7 +39,15 @@
  *   sort_bitonic_local pairs, n, span, stride (the steps of stride below
  *                    one tile, in local memory)
  *   sort_bitonic_gather  keys_in, kin_off, keys_out, kout_off, values_in,
- *                    vin_off, values_out, vout_off, n, pairs */
+ *                    vin_off, values_out, vout_off, n, pairs
+ * and of cl/sort_segments.cl (the same defines; SORT_SOURCES 1):
+ *   sort_segment_bounds  offsets, offsets_off, off64 (1: 64-bit offsets),
+ *                    m, n, bounds (2 * (tiles + 1) ulong), tiles
+ *   sort_segments    keys_in, kin_off, keys_out, kout_off, values_in,
+ *                    vin_off, values_out, vout_off, n, kmode, begin_bit,
+ *                    end_bit, offsets, offsets_off, off64, m, bounds,
+ *                    temp_keys, tk_off, temp_values, tv_off, copy_first
+ *                    (one work-group per tile of n) */
 #ifndef CLPRIM_SORT_ABI_H
 #define CLPRIM_SORT_ABI_H
 

@@ -1268,6 +1268,45 @@ CLPRIM_API clprim_status clprim_split(clprim_context *ctx, cl_command_queue queu
                                       size_t count_off, cl_uint num_wait, const cl_event *wait,
                                       cl_event *event);
 
+/* Segmented sort: the keys of each segment [offsets[j], offsets[j + 1]) of
+ * keys_in sorted on their own into the same range of keys_out, stably, in
+ * clprim_sort's order (desc: key_type, value_size, descending, begin_bit /
+ * end_bit as there; algorithm must be AUTO and scratch / scratch_size 0,
+ * else CLPRIM_INVALID_ARGUMENT), values moved with their keys.
+ * segments: OFFSETS only (other kinds: CLPRIM_UNSUPPORTED), num_segments + 1
+ * offsets of segments->type (int32, uint32, int64 or uint64) rising from 0
+ * to n without falling; they are not checked here (the blocking helper
+ * checks them): offsets that fall or pass n give an unspecified order, but
+ * never a read or write outside the n keys. Empty segments are allowed.
+ * How: the array is cut into tiles of the sort's size (NVIDIA H100: 6,144
+ * keys); each work-group sorts the segments that start in its tile in
+ * local memory, together, and a segment longer than a tile alone, in
+ * passes over global memory by one work-group (long segments in few
+ * numbers sort faster one clprim_sort each). In place as clprim_sort
+ * (keys_out == keys_in at the same offset, values likewise); other
+ * overlaps, and segments->mem overlapping an output, are refused.
+ * Non-blocking with clprim_sort's queue, wait-list, event and buffer rules;
+ * temporary memory (n keys and n values when n exceeds a tile) from the
+ * context's pool. Thread safety: as clprim_sort. */
+CLPRIM_API clprim_status clprim_segmented_sort(clprim_context *ctx, cl_command_queue queue,
+                                               const clprim_sort_desc *desc,
+                                               const clprim_segments *segments, cl_mem keys_in,
+                                               size_t keys_in_off, cl_mem keys_out,
+                                               size_t keys_out_off, cl_mem values_in,
+                                               size_t values_in_off, cl_mem values_out,
+                                               size_t values_out_off, size_t n, cl_uint num_wait,
+                                               const cl_event *wait, cl_event *event);
+
+/* Blocking helper: host arrays keys (n) and values (n of desc->value_size
+ * bytes; NULL when 0) sorted in place within the segments of
+ * host_segments (segments->num_segments + 1 offsets of segments->type,
+ * checked: rising from 0 to n; segments->mem NULL and off 0). */
+CLPRIM_API clprim_status clprim_segmented_sort_host(clprim_context *ctx,
+                                                    const clprim_sort_desc *desc,
+                                                    const clprim_segments *segments,
+                                                    const void *host_segments, void *keys,
+                                                    void *values, size_t n);
+
 /* ------------------------------------------------------------------------ */
 /* Several devices: one array in ordered parts                               */
 /* ------------------------------------------------------------------------ */

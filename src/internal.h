@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning | scan reduce segment sat tuning_info | compact sort | multi
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning | scan reduce segment sat tuning_info | compact sort | multi sort_segments
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
@@ -27,7 +27,9 @@
  *   compact, sort  primitives built on others (compaction's taught form
  *                  and the split sort scan their flags with scan.c)
  *   multi          one array in parts on several devices, on the public
- *                  calls of the primitives */
+ *                  calls of the primitives
+ *   sort_segments  the segmented sort, on sort.c's keys, tiles and programs
+ *                  and segment.c's descriptor checks */
 #ifndef CLPRIM_INTERNAL_H
 #define CLPRIM_INTERNAL_H
 
@@ -531,6 +533,21 @@ clprim_status clprim__host_read_unlocked(clprim_context *ctx, cl_mem mem, size_t
 clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, cl_mem in,
                                   size_t in_off, cl_mem out, size_t out_off, size_t n);
 
+/* ---- what segment.c offers the segmented sort ---- */
+
+/* The descriptor of a call's segments, checked (lock not held): kind,
+ * type, the fields of other kinds refused. */
+clprim_status clprim__segments_check(clprim_context *ctx, const clprim_segments *s);
+/* Bytes per entry of the segments buffer, and the entries a call of n
+ * elements reads (0 for a bad descriptor). */
+size_t clprim__segments_unit(const clprim_segments *s);
+size_t clprim__segments_count(const clprim_segments *s, size_t n);
+/* The blocking helpers' segments: checked (offsets rising from 0 to n)
+ * and copied to a new buffer *mem, described by *dev. */
+clprim_status clprim__segments_host(clprim_context *ctx, const clprim_segments *s,
+                                    const void *host, size_t n, clprim_segments *dev,
+                                    cl_mem *mem);
+
 /* ---- the primitives' tuning rows (scan_tuning.c, reduce_tuning.c, ...) ---- */
 
 /* The structs come from the parameter lists in tuning_params.h, where each
@@ -591,5 +608,38 @@ typedef struct clprim__sort_tuning {
 /* pairs: a sort with values (pairs_items) */
 clprim__sort_tuning clprim__sort_tuning_for(const clprim_context *ctx, size_t key_size, size_t n,
                                             int pairs);
+
+/* ---- sort.c's keys, shape and program, for the segmented sort ---- */
+
+/* What a sort descriptor says about the keys. */
+typedef struct clprim__sort_keys {
+    size_t size;         /* bytes per key */
+    cl_uint kmode;       /* SORT_KIND_* | SORT_DESCENDING */
+    unsigned begin, end; /* the bit range sorted by */
+    int wide;            /* 64-bit positions (n >= 2^32) */
+} clprim__sort_keys;
+
+/* The shape of one sort on this device. */
+typedef struct clprim__sort_plan {
+    clprim_sort_algorithm algo;
+    clprim__sort_tuning t;
+    unsigned items, btile;
+    int match, sources;
+} clprim__sort_plan;
+
+/* Lock held. Checks the key type, bit range and value size. */
+clprim_status clprim__sort_keys_of(clprim_context *ctx, const clprim_sort_desc *d, size_t n,
+                                   clprim__sort_keys *f);
+/* The tile fitted to local memory less extra_local bytes and
+ * extra_per_key per key of the tile (either nonzero: the kernels keep
+ * sources). */
+clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_sort_desc *d,
+                                       const clprim__sort_keys *f, size_t n, size_t extra_local,
+                                       size_t extra_per_key);
+/* The sort program of kernel file `file` for f, value_size and p, its
+ * kernel bound_entry bounded to the row's max_regs. */
+clprim_status clprim__sort_program(clprim__launch *l, const char *file, const char *bound_entry,
+                                   const clprim__sort_keys *f, size_t value_size,
+                                   const clprim__sort_plan *p, clprim__program **prog);
 
 #endif /* CLPRIM_INTERNAL_H */

@@ -142,9 +142,10 @@ static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, clp
         return st;
     params = clprim__format("%s#define SAT_LANES %u\n#define SAT_COLS %u\n#define SAT_ROWS %u\n"
                             "#define LOOKBACK_SPINS %u\n#define SAT_T_FLOAT %d\n"
-                            "#define SAT_CHAINED %u\n#define SAT_TEST_SILENT %u\n",
+                            "#define SAT_CHAINED %u\n#define SAT_TEST_SILENT %u\n"
+                            "#define SAT_WINDOW %u\n",
                             pixel ? pixel : "", t->lanes, t->cols, t->rows, t->lookback_spins,
-                            is_float, t->chained, t->test_silent);
+                            is_float, t->chained, t->test_silent, t->window);
     free(pixel);
     if (!params)
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");

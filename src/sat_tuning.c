@@ -12,14 +12,17 @@ struct clprim__sat_row {
 
 static const struct clprim__sat_row rows[] = {
     /* NVIDIA: a warp across a strip of 128 (4-byte) or 64 (8-byte)
-     * columns, eight warps per tile, each row waiting for its left
-     * neighbour's prefix (chained). H100, int32 16384 x 16384 (4096 x
-     * 4096), ratio to copy, 2026-11-23: decoupled with 8 rows per warp
-     * 0.473 (0.187), 16 rows 0.523 (0.224), 32 rows 0.401 (0.243);
-     * chained with 4 / 8 / 16 / 32 rows 0.395 / 0.521 / 0.600 / 0.507
-     * (0.133 / 0.189 / 0.227 / 0.267); 2 columns per lane 0.495, 128
-     * work-items 0.456. 8-byte elements: half the rows for the same
-     * registers, unmeasured. */
+     * columns, eight warps per tile. 4-byte: decoupled, each warp looking
+     * back for its 16 rows at once over status words grouped by row block
+     * (window). H100, int32 16384 x 16384 (4096 x 4096), ratio to copy,
+     * 2026-11-26 (bench/2026-11-26-h100/sat/): window, 16 rows 0.804-0.808
+     * (0.312-0.317), 8 rows 0.714, 32 rows 0.519, 2 columns per lane 0.677,
+     * 128 work-items 0.711; float 0.804. Before it (2026-11-23), each row's
+     * lane walking alone: decoupled with 8 / 16 / 32 rows 0.473 / 0.523 /
+     * 0.401 (0.187 / 0.224 / 0.243); chained (each row waiting for its left
+     * neighbour's prefix) with 4 / 8 / 16 / 32 rows 0.395 / 0.521 / 0.600 /
+     * 0.507 (0.133 / 0.189 / 0.227 / 0.267). 8-byte elements: half the rows
+     * for the same registers, chained, unmeasured. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 4},
      .t = {.wg_size = 256,
            .lanes = 32,
@@ -27,7 +30,8 @@ static const struct clprim__sat_row rows[] = {
            .rows = 16,
            .plain_wg = 256,
            .lookback_spins = 4096,
-           .chained = 1,
+           .chained = 0,
+           .window = 1,
            .sat_auto = CLPRIM_SAT_DECOUPLED_LOOKBACK,
            .source = "NVIDIA GPU, 4-byte elements"}},
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
@@ -92,6 +96,9 @@ clprim__sat_tuning clprim__sat_tuning_for(const clprim_context *ctx, size_t elem
     if (t.cols != 1 && t.cols != 2)
         t.cols = 4;
     t.wg_size = t.lanes == 32 ? clprim__clamp_wg(&ctx->info, t.wg_size) : row_wg;
+    /* the window shares a warp's lanes evenly among its rows */
+    if (t.lanes != 32 || 32 % t.rows)
+        t.window = 0;
     t.test_silent = clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SAT_TEST_SILENT, 0) != 0;
     return t;
 }

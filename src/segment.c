@@ -40,7 +40,7 @@ static const char *integer_cl(clprim_type t)
 }
 
 /* Bytes per element of the segments buffer (0: the descriptor is bad). */
-static size_t segments_unit(const clprim_segments *s)
+size_t clprim__segments_unit(const clprim_segments *s)
 {
     switch (s->kind) {
     case CLPRIM_SEGMENTS_FLAGS_U8:
@@ -59,14 +59,14 @@ static size_t segments_unit(const clprim_segments *s)
 }
 
 /* Elements of the segments buffer a call reads. */
-static size_t segments_count(const clprim_segments *s, size_t n)
+size_t clprim__segments_count(const clprim_segments *s, size_t n)
 {
     return s->kind == CLPRIM_SEGMENTS_OFFSETS ? s->num_segments + 1 : n;
 }
 
 /* The descriptor of the segments, before the launch layer checks buffers
  * against it (lock not held). */
-static clprim_status check_segments(clprim_context *ctx, const clprim_segments *s)
+clprim_status clprim__segments_check(clprim_context *ctx, const clprim_segments *s)
 {
     if (!s)
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "segments is NULL");
@@ -82,7 +82,7 @@ static clprim_status check_segments(clprim_context *ctx, const clprim_segments *
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "segments->key_element belongs to another context");
     if ((s->kind == CLPRIM_SEGMENTS_KEYS || s->kind == CLPRIM_SEGMENTS_OFFSETS) &&
-        !segments_unit(s))
+        !clprim__segments_unit(s))
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "segments->type %d (%s) is not an integer type "
                                      "(int32, uint32, int64 or uint64) for %s",
@@ -384,17 +384,17 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const void
                                          "desc->transform->input %d is not a clprim_type",
                                          (int)a->tf->input);
     }
-    st = check_segments(ctx, s);
+    st = clprim__segments_check(ctx, s);
     if (st != CLPRIM_SUCCESS)
         return st;
     {
-        const clprim__call_buffer b = {"segments->mem", s->mem, s->off, segments_count(s, a->n),
-                                       segments_unit(s), 0};
+        const clprim__call_buffer b = {"segments->mem", s->mem, s->off, clprim__segments_count(s, a->n),
+                                       clprim__segments_unit(s), 0};
         call.buffers[call.num_buffers++] = b;
     }
     if (a->keys_out && s->kind == CLPRIM_SEGMENTS_KEYS) {
         const clprim__call_buffer b = {"keys_out", a->keys_out, a->keys_out_off, a->n,
-                                       segments_unit(s), 1};
+                                       clprim__segments_unit(s), 1};
         call.buffers[call.num_buffers++] = b;
     }
     if (a->count) {
@@ -458,19 +458,20 @@ static long long host_offset(const void *p, clprim_type t, size_t k)
 }
 
 /* The host helpers' own checks, and the segments copied to the device. */
-static clprim_status host_segments(clprim_context *ctx, const clprim_segments *s,
-                                   const void *host, size_t n, clprim_segments *dev, cl_mem *mem)
+clprim_status clprim__segments_host(clprim_context *ctx, const clprim_segments *s,
+                                    const void *host, size_t n, clprim_segments *dev,
+                                    cl_mem *mem)
 {
     size_t unit, count;
-    clprim_status st = check_segments(ctx, s);
+    clprim_status st = clprim__segments_check(ctx, s);
     if (st != CLPRIM_SUCCESS)
         return st;
     if (s->mem || s->off)
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "segments->%s: the blocking helpers read the segments from "
                                      "host_segs; leave mem NULL and off 0", s->mem ? "mem" : "off");
-    unit = segments_unit(s);
-    count = segments_count(s, n);
+    unit = clprim__segments_unit(s);
+    count = clprim__segments_count(s, n);
     if (count && !host)
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "host_segments is NULL");
     if (s->kind == CLPRIM_SEGMENTS_OFFSETS) {
@@ -530,7 +531,7 @@ clprim_status clprim_segmented_scan_host(clprim_context *ctx, const clprim_scan_
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc, in or out is NULL");
     bytes = host_bytes(ctx, desc->type, desc->custom, desc->transform, n, &elem, &st);
     if (st == CLPRIM_SUCCESS)
-        st = host_segments(ctx, segments, host_segs, n, &dev, &segs);
+        st = clprim__segments_host(ctx, segments, host_segs, n, &dev, &segs);
     /* one buffer, scanned in place, unless a transform changes the size */
     if (st == CLPRIM_SUCCESS)
         st = clprim__host_buffer_unlocked(ctx, bytes, in, &src);
@@ -572,8 +573,8 @@ clprim_status clprim_segmented_reduce_host(clprim_context *ctx, const clprim_red
     if (st == CLPRIM_SUCCESS && out_n && !out)
         st = clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "out is NULL");
     if (st == CLPRIM_SUCCESS)
-        st = host_segments(ctx, segments, host_segs, n, &dev, &segs);
-    key_size = segments_unit(segments);
+        st = clprim__segments_host(ctx, segments, host_segs, n, &dev, &segs);
+    key_size = clprim__segments_unit(segments);
     if (segments->kind != CLPRIM_SEGMENTS_KEYS)
         keys_out = NULL;
     if (st == CLPRIM_SUCCESS && out_n > SIZE_MAX / (elem > key_size ? elem : key_size))

@@ -29,16 +29,8 @@ typedef struct sort_args {
     size_t kin_off, kout_off, vin_off, vout_off, n, count_off;
 } sort_args;
 
-/* What the descriptor says about the keys. */
-typedef struct key_form {
-    size_t size;       /* bytes per key */
-    cl_uint kmode;     /* SORT_KIND_* | SORT_DESCENDING */
-    unsigned begin, end; /* the bit range sorted by */
-    int wide;          /* 64-bit positions (n >= 2^32) */
-} key_form;
-
-static clprim_status key_form_of(clprim_context *ctx, const clprim_sort_desc *d, size_t n,
-                                 key_form *f)
+clprim_status clprim__sort_keys_of(clprim_context *ctx, const clprim_sort_desc *d, size_t n,
+                                   clprim__sort_keys *f)
 {
     unsigned bits;
     switch (d->key_type) {
@@ -83,7 +75,7 @@ typedef struct sort_memory {
     size_t tiles, passes;
 } sort_memory;
 
-static sort_memory memory_of(const key_form *f, size_t value_size, size_t n, size_t tile,
+static sort_memory memory_of(const clprim__sort_keys *f, size_t value_size, size_t n, size_t tile,
                              int bitonic)
 {
     sort_memory m;
@@ -143,22 +135,16 @@ static size_t scratch_bytes(const sort_memory *m, size_t value_size)
     return m->keys + m->values + m->hist + m->state + 4 * slack;
 }
 
-/* The shape of one sort on this device. */
-typedef struct sort_plan {
-    clprim_sort_algorithm algo;
-    clprim__sort_tuning t;
-    unsigned items, btile;
-    int match, sources;
-} sort_plan;
-
-/* The program: keys of f, values of value_size bytes, the tile. */
-static clprim_status get_program(clprim__launch *l, const key_form *f, size_t value_size,
-                                 const sort_plan *p, clprim__program **prog)
+/* The program of `file`: keys of f, values of value_size bytes, the tile,
+ * bound_entry bounded to the row's registers. */
+clprim_status clprim__sort_program(clprim__launch *l, const char *file, const char *bound_entry,
+                                   const clprim__sort_keys *f, size_t value_size,
+                                   const clprim__sort_plan *p, clprim__program **prog)
 {
-    clprim__program_spec spec = {.file = "sort.cl",
+    clprim__program_spec spec = {.file = file,
                                  .element = l->elem.defines,
                                  .wg_size = p->t.wg_size,
-                                 .bound_entry = p->t.max_regs ? "sort_onesweep" : NULL,
+                                 .bound_entry = p->t.max_regs ? bound_entry : NULL,
                                  .bound_regs = p->t.max_regs,
                                  .tuning = p->t.source};
     char *params = clprim__format("#define VALUE_SIZE %zu\n#define ITEMS %u\n#define SORT_WIDE %d\n"
@@ -197,7 +183,7 @@ static int has_match(const clprim_context *ctx)
 /* Where pass p of `passes` writes: the passes alternate between the output
  * and the temporary keys and values so that the last one lands in the
  * output. */
-static io pass_io(const sort_args *a, const key_form *f, io x, unsigned p, unsigned passes,
+static io pass_io(const sort_args *a, const clprim__sort_keys *f, io x, unsigned p, unsigned passes,
                   region tk, region tv)
 {
     const size_t vs = a->d->value_size;
@@ -220,7 +206,7 @@ static io next_io(io y)
 }
 
 static clprim_status onesweep(clprim__launch *l, clprim__program *prog, const sort_args *a,
-                              const key_form *f, const sort_memory *m, region tk, region tv,
+                              const clprim__sort_keys *f, const sort_memory *m, region tk, region tv,
                               region hist, region state, io x, unsigned wg, size_t hist_groups)
 {
     clprim_context *ctx = l->ctx;
@@ -270,7 +256,7 @@ static clprim_status onesweep(clprim__launch *l, clprim__program *prog, const so
 }
 
 /* n <= one tile, or TILE_BITONIC's tiles (pairs non-NULL): sort_tile. */
-static clprim_status tiles(clprim__launch *l, clprim__program *prog, const key_form *f, io x,
+static clprim_status tiles(clprim__launch *l, clprim__program *prog, const clprim__sort_keys *f, io x,
                            cl_ulong n, cl_mem pairs, size_t groups, unsigned wg)
 {
     const cl_uint begin = f->begin, end = f->end;
@@ -281,7 +267,7 @@ static clprim_status tiles(clprim__launch *l, clprim__program *prog, const key_f
 
 /* One split of x by `bit`: flags, clprim's exclusive scan of them, scatter
  * (count: where totalFalses goes, NULL for none). */
-static clprim_status split_once(clprim__launch *l, clprim__program *prog, const key_form *f,
+static clprim_status split_once(clprim__launch *l, clprim__program *prog, const clprim__sort_keys *f,
                                 io x, cl_ulong n, cl_uint bit, cl_mem flags, cl_mem count,
                                 cl_ulong count_off, unsigned wg)
 {
@@ -314,7 +300,7 @@ static clprim_status split_once(clprim__launch *l, clprim__program *prog, const 
 }
 
 static clprim_status split_lsb(clprim__launch *l, clprim__program *prog, const sort_args *a,
-                               const key_form *f, region tk, region tv, io x, unsigned wg)
+                               const clprim__sort_keys *f, region tk, region tv, io x, unsigned wg)
 {
     const unsigned passes = f->end - f->begin;
     clprim__pool_buf *flags;
@@ -332,7 +318,7 @@ static clprim_status split_lsb(clprim__launch *l, clprim__program *prog, const s
  * (global ones while the stride is a tile or more, the rest in local
  * memory), then the keys and values gathered by index. */
 static clprim_status tile_bitonic(clprim__launch *l, clprim__program *prog, const sort_args *a,
-                                  const key_form *f, region pairs, io x, unsigned wg,
+                                  const clprim__sort_keys *f, region pairs, io x, unsigned wg,
                                   unsigned tile, unsigned btile)
 {
     const cl_ulong n = a->n;
@@ -364,24 +350,29 @@ static clprim_status tile_bitonic(clprim__launch *l, clprim__program *prog, cons
     return st;
 }
 
-static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, const key_form *f,
-                         size_t n)
+clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_sort_desc *d,
+                                       const clprim__sort_keys *f, size_t n, size_t extra_local,
+                                       size_t extra_per_key)
 {
-    const size_t budget =
-        ctx->info.local_mem_size > 2048 ? (size_t)ctx->info.local_mem_size - 1024 : 0;
+    /* extra_local, extra_per_key: what a caller's kernels hold beside a
+     * tile (the segmented sort's; it always keeps sources) */
+    const size_t local = (size_t)ctx->info.local_mem_size;
+    const size_t budget = local > 2048 + extra_local ? local - 1024 - extra_local : 0;
     const size_t pair = f->size == 4 && !f->wide ? 8 : 16;
-    sort_plan p;
+    clprim__sort_plan p;
     p.algo = d->algorithm;
     if (p.algo == CLPRIM_SORT_AUTO)
         p.algo = ctx->info.has_single_pass ? CLPRIM_SORT_ONESWEEP : CLPRIM_SORT_SPLIT_LSB;
     p.t = clprim__sort_tuning_for(ctx, f->size, n, d->value_size > 0);
     p.match = has_match(ctx) && p.t.wg_size % 32 == 0 ? (int)p.t.match : 0; /* 1 match.any, 2 votes */
-    p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC;
+    p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC ||
+                extra_local + extra_per_key > 0;
     /* the tile fits local memory and 16-bit positions; bitonic merges need
      * whole powers of two */
-    p.items = p.t.items;
+    p.items = extra_local + extra_per_key > 0 && p.t.segment_items ? p.t.segment_items : p.t.items;
     while (p.items > 1 &&
-           (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match, p.sources) > budget ||
+           (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match, p.sources) +
+                    extra_per_key * p.t.wg_size * p.items > budget ||
             (size_t)p.t.wg_size * p.items > SORT_MAX_TILE ||
             (p.algo == CLPRIM_SORT_TILE_BITONIC && (p.items & (p.items - 1)))))
         --p.items;
@@ -394,7 +385,7 @@ static sort_plan plan_of(const clprim_context *ctx, const clprim_sort_desc *d, c
 
 /* Copies the keys (and values) to temporary memory, which the sort then
  * reads: for a sort in place whose first pass would write what it reads. */
-static clprim_status copy_in(clprim__launch *l, const sort_args *a, const key_form *f,
+static clprim_status copy_in(clprim__launch *l, const sort_args *a, const clprim__sort_keys *f,
                              const sort_memory *m, region tk, region tv, io *x)
 {
     const size_t vs = a->d->value_size;
@@ -422,11 +413,11 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     clprim__program *prog;
     unsigned wg, tile;
     int in_place, keys_in_place, values_in_place;
-    sort_plan p;
-    key_form f = {0};
+    clprim__sort_plan p;
+    clprim__sort_keys f = {0};
     sort_memory m;
     io x;
-    clprim_status st = key_form_of(ctx, d, a->n, &f);
+    clprim_status st = clprim__sort_keys_of(ctx, d, a->n, &f);
 
     if (st != CLPRIM_SUCCESS)
         return st;
@@ -436,12 +427,12 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     if (a->split && a->bit >= f.size * 8)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "bit %u is past a %zu-bit key", a->bit,
                             f.size * 8);
-    p = plan_of(ctx, d, &f, a->n);
+    p = clprim__sort_plan_of(ctx, d, &f, a->n, 0, 0);
     if (p.algo == CLPRIM_SORT_ONESWEEP && !ctx->info.has_single_pass && !a->split)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
                             "the one-sweep sort needs cl_khr_int64_base_atomics, which %s lacks",
                             ctx->info.device_name);
-    st = get_program(l, &f, vs, &p, &prog);
+    st = clprim__sort_program(l, "sort.cl", "sort_onesweep", &f, vs, &p, &prog);
     if (st != CLPRIM_SUCCESS)
         return st;
     wg = clprim__program_wg_size(prog);
@@ -634,8 +625,8 @@ clprim_status clprim_split(clprim_context *ctx, cl_command_queue queue, const cl
 clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_desc *desc, size_t n,
                                        size_t *bytes)
 {
-    key_form f = {0};
-    sort_plan p;
+    clprim__sort_keys f = {0};
+    clprim__sort_plan p;
     sort_memory m;
     clprim_status st;
     if (!ctx)
@@ -643,9 +634,9 @@ clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_de
     if (!desc || !bytes)
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc or bytes is NULL");
     pthread_mutex_lock(&ctx->lock);
-    st = key_form_of(ctx, desc, n, &f);
+    st = clprim__sort_keys_of(ctx, desc, n, &f);
     if (st == CLPRIM_SUCCESS) /* under the lock: the context's tuning file */
-        p = plan_of(ctx, desc, &f, n);
+        p = clprim__sort_plan_of(ctx, desc, &f, n, 0, 0);
     pthread_mutex_unlock(&ctx->lock);
     if (st != CLPRIM_SUCCESS)
         return st;

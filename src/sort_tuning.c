@@ -34,11 +34,18 @@ static const struct clprim__sort_row rows[] = {
      * match.any, onesweep, H100 (bench/2026-11-25-h100/sort-ballot/):
      * uint32 keys at 2^28 24.62 -> 26.10 Gkeys/s, uint32 pairs at 2^26
      * 17.06 -> 19.20 G/s, uint64 keys at 2^28 11.14 -> 13.95 Gkeys/s;
-     * test_sort passes with it on the H100. */
+     * test_sort passes with it on the H100.
+     * 2026-11-26, the segmented sort (clprim_segmented_sort; uint32 keys,
+     * 2^28 in 10^5 / 10^7 equal segments, bench/2026-11-26-h100/segsort/):
+     * 8 / 12 / 15 (24 clamped by local memory) keys per work-item 14.0 /
+     * 7.1 / 9.1 ms and 10.7 / 10.9 / 12.2 ms (the latter before the
+     * per-work-item sort of short segments); without the 64-register bound
+     * 10.9 and 14.1 ms, with 96 11.6 and 14.9. 64-bit keys: unmeasured. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
      .t = {.wg_size = 256,
            .items = 20,
            .pairs_items = 12,
+           .segment_items = 0,
            .hist_groups_per_cu = 8,
            .bitonic_tile = 1024,
            .lookback_spins = 4096,
@@ -50,6 +57,7 @@ static const struct clprim__sort_row rows[] = {
      .t = {.wg_size = 256,
            .items = 24,
            .pairs_items = 16,
+           .segment_items = 12,
            .hist_groups_per_cu = 8,
            .bitonic_tile = 1024,
            .lookback_spins = 4096,

@@ -85,12 +85,16 @@
       "polls of a predecessor's status before the fallback")                                    \
     X(S, chained, U, "CLPRIM_SAT_CHAINED", 0, 1,                                                \
       "1: each row waits for its left prefix alone (no aggregates)")                            \
+    X(S, window, U, "CLPRIM_SAT_WINDOW", 0, 1,                                                  \
+      "warp form, 1: a warp looks back for all its rows at once (rows must divide 32)")         \
     X(S, sat_auto, E, "", 0, 0, "what AUTO runs where the single pass can")
 
 #define CLPRIM__SORT_PARAMS(X, S)                                                               \
     X(S, wg_size, W, "CLPRIM_SORT_WG_SIZE", 0, 0, "work-items per work-group")                 \
     X(S, items, U, "CLPRIM_SORT_ITEMS", 1, 32, "keys per work-item of a one-sweep tile")       \
     X(S, pairs_items, U, "", 0, 0, "... with values")                                         \
+    X(S, segment_items, U, "CLPRIM_SORT_SEGMENT_ITEMS", 0, 32,                                  \
+      "keys per work-item of the segmented sort's tile (0: the one-sweep tile's)")              \
     X(S, hist_groups_per_cu, U, "CLPRIM_SORT_HIST_GROUPS_PER_CU", 1, 0,                         \
       "the histogram's work-groups per compute unit")                                           \
     X(S, bitonic_tile, U, "CLPRIM_SORT_BITONIC_TILE", 0, 0, "TILE_BITONIC's local merge tile") \

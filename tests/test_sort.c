@@ -42,6 +42,8 @@ typedef struct scase {
     size_t value_size, n, in_off, out_off;
     unsigned begin_bit, end_bit;
     uint64_t seed;
+    size_t seg_len; /* segmented sort: segments of about seg_len keys (0: a whole-array sort) */
+    clprim_type offsets; /* their offsets' type */
 } scase;
 
 static void describe(const scase *c, char *buf, size_t size)
@@ -51,6 +53,63 @@ static void describe(const scase *c, char *buf, size_t size)
              c->descending ? "descending" : "ascending", c->value_size, dist_names[c->dist], c->n,
              c->in_off, c->out_off, c->begin_bit, c->end_bit, c->in_place ? " in-place" : "",
              c->scratch ? " scratch" : "", (unsigned long long)c->seed);
+    if (c->seg_len)
+        snprintf(buf + strlen(buf), size - strlen(buf), " segments of ~%zu (%s offsets)",
+                 c->seg_len, clprim_type_name(c->offsets));
+}
+
+static cl_mem make_buffer(size_t bytes, const void *src);
+
+/* Segment offsets for c (m + 1 of them, 0 to n, as size_t): lengths
+ * around c->seg_len, some empty, now and then one 3 to 9 times as long. */
+static size_t make_offsets(const scase *c, uint64_t *s, size_t **offs)
+{
+    size_t m = 0, at = 0, cap = 16;
+    size_t *o = malloc(cap * sizeof *o);
+    o[0] = 0;
+    while (at < c->n) {
+        const uint64_t r = tu_rand(s);
+        size_t len = r % 7 == 0 ? 0 : 1 + (size_t)(tu_rand(s) % (2 * c->seg_len));
+        if (r % 23 == 1)
+            len *= 3 + (size_t)(r % 7);
+        at = len > c->n - at ? c->n : at + len;
+        if (m + 2 >= cap)
+            o = realloc(o, (cap *= 2) * sizeof *o);
+        o[++m] = at;
+    }
+    *offs = o;
+    return m;
+}
+
+/* The m + 1 offsets as a buffer of c->offsets. */
+static cl_mem offsets_buffer(const scase *c, const size_t *o, size_t m)
+{
+    const size_t unit = clprim_type_size(c->offsets);
+    unsigned char *b = malloc((m + 1) * unit);
+    size_t j;
+    cl_mem mem;
+    for (j = 0; j <= m; ++j) {
+        const uint64_t v = o[j];
+        memcpy(b + j * unit, &v, unit); /* little-endian hosts */
+    }
+    mem = make_buffer((m + 1) * unit, b);
+    free(b);
+    return mem;
+}
+
+/* perm of a stable sort of each segment on its own. */
+static void ref_segmented_sort(const scase *c, const unsigned char *keys, const size_t *o,
+                               size_t m, size_t *perm)
+{
+    const size_t ks = clprim_type_size(c->key);
+    const unsigned end = c->begin_bit == 0 && c->end_bit == 0 ? (unsigned)ks * 8 : c->end_bit;
+    size_t j, i;
+    for (j = 0; j < m; ++j) {
+        clprim_ref_sort(c->key, c->descending, c->begin_bit, end, keys + o[j] * ks, o[j + 1] - o[j],
+                        perm + o[j]);
+        for (i = o[j]; i < o[j + 1]; ++i)
+            perm[i] += o[j];
+    }
 }
 
 /* Special floats: zeros of both signs, infinities, NaNs of both signs and
@@ -168,7 +227,8 @@ static int run_case(const scase *c)
     unsigned char *kgot = malloc(out_total * ks), *vgot = malloc(out_total * vs + 1);
     size_t *perm = malloc((n + 1) * sizeof *perm), bad;
     uint64_t s = c->seed;
-    cl_mem bki, bko, bvi = NULL, bvo = NULL, scratch = NULL;
+    cl_mem bki, bko, bvi = NULL, bvo = NULL, scratch = NULL, bsegs = NULL;
+    size_t *offs = NULL, m = 0;
     clprim_sort_desc d;
     clprim_status st;
     char what[256];
@@ -202,8 +262,21 @@ static int run_case(const scase *c)
         d.scratch = scratch;
         d.scratch_size = bytes;
     }
-    st = clprim_sort(ctx, NULL, &d, bki, c->in_off, bko, out_off, bvi, c->in_off, bvo, out_off, n,
-                     0, NULL, NULL);
+    if (c->seg_len) {
+        clprim_segments segs;
+        memset(&segs, 0, sizeof segs);
+        m = make_offsets(c, &s, &offs);
+        bsegs = offsets_buffer(c, offs, m);
+        segs.kind = CLPRIM_SEGMENTS_OFFSETS;
+        segs.type = c->offsets;
+        segs.mem = bsegs;
+        segs.num_segments = m;
+        st = clprim_segmented_sort(ctx, NULL, &d, &segs, bki, c->in_off, bko, out_off, bvi,
+                                   c->in_off, bvo, out_off, n, 0, NULL, NULL);
+    } else {
+        st = clprim_sort(ctx, NULL, &d, bki, c->in_off, bko, out_off, bvi, c->in_off, bvo, out_off,
+                         n, 0, NULL, NULL);
+    }
     describe(c, what, sizeof what);
     if (st != CLPRIM_SUCCESS) {
         char why[4096];
@@ -215,9 +288,12 @@ static int run_case(const scase *c)
     read_buffer(bko, out_total * ks, kgot);
     if (vs)
         read_buffer(bvo, out_total * vs, vgot);
-    clprim_ref_sort(c->key, c->descending, c->begin_bit,
-                    c->begin_bit == 0 && c->end_bit == 0 ? (unsigned)ks * 8 : c->end_bit, keys, n,
-                    perm);
+    if (c->seg_len)
+        ref_segmented_sort(c, keys, offs, m, perm);
+    else
+        clprim_ref_sort(c->key, c->descending, c->begin_bit,
+                        c->begin_bit == 0 && c->end_bit == 0 ? (unsigned)ks * 8 : c->end_bit,
+                        keys, n, perm);
     bad = clprim_ref_permuted_check(keys, perm, ks, kgot + out_off * ks, n);
     if (bad == n && vs)
         bad = clprim_ref_permuted_check(values, perm, vs, vgot + out_off * vs, n);
@@ -240,6 +316,9 @@ done:
         clReleaseMemObject(bvi);
     if (scratch)
         clReleaseMemObject(scratch);
+    if (bsegs)
+        clReleaseMemObject(bsegs);
+    free(offs);
     free(keys);
     free(values);
     free(kin);
@@ -320,6 +399,60 @@ static void test_tile_bitonic(void **state)
     (void)state;
     if (run_algorithm(CLPRIM_SORT_TILE_BITONIC, (size_t)1 << 18))
         fail();
+}
+
+/* Segmented sort: every key type x direction x value size, segments of a
+ * few, tens, hundreds and thousands of keys (with empty ones and some
+ * several times longer: past a tile on every device), every offset type,
+ * offsets, in place, bit ranges; each segment against a stable host sort of
+ * its own. */
+static void test_segmented(void **state)
+{
+    static const size_t lens[] = {3, 30, 300, 3000};
+    static const clprim_type offset_types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT32,
+                                               CLPRIM_TYPE_UINT64, CLPRIM_TYPE_INT64};
+    static const size_t seg_values[] = {0, 4, 12};
+    uint64_t s = tu_seed() ^ 0x5e950u;
+    int failures = 0;
+    size_t t, v, dir, k;
+    (void)state;
+    for (t = 0; t < sizeof key_types / sizeof *key_types; ++t)
+        for (dir = 0; dir < 2; ++dir)
+            for (v = 0; v < sizeof seg_values / sizeof *seg_values; ++v) {
+                scase c;
+                memset(&c, 0, sizeof c);
+                c.key = key_types[t];
+                c.descending = (int)dir;
+                c.value_size = seg_values[v];
+                c.dist = (int)(tu_rand(&s) % DISTRIBUTIONS);
+                c.seg_len = lens[tu_rand(&s) % 4];
+                c.offsets = offset_types[tu_rand(&s) % 4];
+                c.n = 1 + (size_t)(tu_rand(&s) % 30000);
+                c.in_off = tu_rand(&s) % 3 ? 0 : (size_t)(tu_rand(&s) % 37);
+                c.out_off = tu_rand(&s) % 3 ? 0 : (size_t)(tu_rand(&s) % 37);
+                c.in_place = tu_rand(&s) % 4 == 0;
+                c.seed = tu_rand(&s);
+                failures += run_case(&c);
+            }
+    for (k = 0; k < 8; ++k) { /* bit ranges (the empty one too), long segments, large n */
+        scase c;
+        memset(&c, 0, sizeof c);
+        c.key = k % 2 ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32;
+        c.value_size = 4;
+        c.dist = UNIFORM;
+        c.offsets = CLPRIM_TYPE_UINT32;
+        c.in_place = k >= 6;
+        c.seg_len = k < 4 ? 500 : 40000;
+        c.n = k < 4 ? 20000 : (size_t)1 << 18;
+        if (k < 3) {
+            c.begin_bit = k == 2 ? 9 : (unsigned)(tu_rand(&s) % 13);
+            c.end_bit = k == 2 ? 9 : c.begin_bit + 1 + (unsigned)(tu_rand(&s) % 19);
+        }
+        c.seed = tu_rand(&s);
+        failures += run_case(&c);
+    }
+    if (failures)
+        fail_msg("%d failing cases", failures);
 }
 
 /* AUTO, the empty sort, bit ranges, every distribution, the caller's
@@ -740,7 +873,7 @@ int main(void)
         cmocka_unit_test(test_split),    cmocka_unit_test(test_host),
         cmocka_unit_test(test_refused),  cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_wide),     cmocka_unit_test(test_one_buffer),
-        cmocka_unit_test(test_bit_ranges),
+        cmocka_unit_test(test_bit_ranges), cmocka_unit_test(test_segmented),
     };
     int rc;
     ctx = tu_context();

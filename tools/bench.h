@@ -160,9 +160,10 @@ int clprim_bench_sat(bench *b, const char *kind, const size_t *sides, size_t cou
                      const char *csv_path, int progress);
 
 /* clprim-bench --sort DIST (bench_sort.c): radix sort of keys of `type`
- * with values of value_size bytes (0, 4 or 8), DIST uniform, few or sorted. */
+ * with values of value_size bytes (0, 4 or 8), DIST uniform, few or sorted;
+ * segments > 0: the segmented sort of that many equal segments. */
 int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value_size,
-                      const size_t *sizes, size_t count, const char *algos, const char *csv_path,
-                      int progress);
+                      size_t segments, const size_t *sizes, size_t count, const char *algos,
+                      const char *csv_path, int progress);
 
 #endif

@@ -12,7 +12,9 @@
  * over the device time, divided by clEnqueueCopyBuffer's rate (read +
  * write) of the n keys. host_us is the wall clock of a blocking call;
  * "vs copy" divides it by that of one blocking clEnqueueCopyBuffer of the
- * keys. */
+ * keys. With --sort-segments M: clprim_segmented_sort of M equal segments
+ * (offsets j * n / M), each segment checked on its own (sorted, its own
+ * keys; stable through the values). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "reference/reference.h"
@@ -25,7 +27,9 @@
 typedef struct sort_bench {
     const char *dist;
     clprim_type type;
-    size_t ks, value_size, n;
+    size_t ks, value_size, n, segs;
+    cl_mem offs; /* segs + 1 offsets, 64-bit */
+    cl_ulong *hoffs;
     uint64_t seed;
     clprim_sort_desc d;
     cl_mem out, vals, vout; /* the keys are b->in */
@@ -36,6 +40,14 @@ typedef struct sort_bench {
 static int sort_enqueue(bench *b, const void *arg, cl_event *ev)
 {
     const sort_bench *c = arg;
+    if (c->segs) {
+        const clprim_segments sg = {.kind = CLPRIM_SEGMENTS_OFFSETS,
+                                    .mem = c->offs,
+                                    .type = CLPRIM_TYPE_UINT64,
+                                    .num_segments = c->segs};
+        return clprim_segmented_sort(b->ctx, NULL, &c->d, &sg, b->in, 0, c->out, 0, c->vals, 0,
+                                     c->vout, 0, c->n, 0, NULL, ev) == CLPRIM_SUCCESS;
+    }
     return clprim_sort(b->ctx, NULL, &c->d, b->in, 0, c->out, 0, c->vals, 0, c->vout, 0, c->n, 0,
                        NULL, ev) == CLPRIM_SUCCESS;
 }
@@ -72,6 +84,10 @@ static int sort_open(bench *b, void *self, size_t max_n)
     c->got = bench_alloc(b, max_n * ks);
     c->vgot = bench_alloc(b, max_n * (value_size ? value_size : 1));
     c->index = bench_alloc(b, max_n * sizeof *c->index);
+    if (c->segs) {
+        c->offs = bench_buffer(b, CL_MEM_READ_ONLY, (c->segs + 1) * sizeof(cl_ulong));
+        c->hoffs = bench_alloc(b, (c->segs + 1) * sizeof(cl_ulong));
+    }
     return 0;
 }
 
@@ -102,6 +118,12 @@ static int sort_prepare(bench *b, void *self, bench_point *p)
             memcpy(v + i * value_size, &i, 4); /* each value: its key's index */
         clEnqueueWriteBuffer(b->q, c->vals, CL_TRUE, 0, n * value_size, v, 0, NULL, NULL);
     }
+    if (c->segs) {
+        for (i = 0; i <= c->segs; ++i)
+            c->hoffs[i] = (cl_ulong)((double)i * (double)n / (double)c->segs);
+        clEnqueueWriteBuffer(b->q, c->offs, CL_TRUE, 0, (c->segs + 1) * sizeof(cl_ulong), c->hoffs,
+                             0, NULL, NULL);
+    }
     c->n = n;
     p->copy_bytes = n * c->ks;
     return 0;
@@ -115,7 +137,7 @@ static const char *sort_variant(bench *b, void *self, bench_point *p)
     c->d.key_type = c->type;
     c->d.value_size = c->value_size;
     c->d.algorithm = (clprim_sort_algorithm)p->variant;
-    return clprim_sort_algorithm_name(c->d.algorithm);
+    return c->segs ? "segmented" : clprim_sort_algorithm_name(c->d.algorithm);
 }
 
 /* sorted, a permutation of the input, stable (tests/reference/) */
@@ -133,6 +155,17 @@ static size_t sort_check(bench *b, void *self, bench_point *p)
     }
     /* the limit: one read of the keys, then per 8-bit pass keys and values read and written */
     p->moved = (double)n * ks + passes * 2.0 * (double)n * (ks + value_size);
+    if (c->segs) { /* each segment: its own keys in order, stably (indices made local) */
+        size_t j, bad = 0;
+        for (j = 0; j < c->segs && !bad; ++j) {
+            const size_t o = (size_t)c->hoffs[j], len = (size_t)c->hoffs[j + 1] - o;
+            for (i = 0; value_size && i < len; ++i)
+                c->index[o + i] -= (cl_uint)o;
+            bad = clprim_ref_sorted_check(c->type, 0, c->keys + o * ks, len, c->got + o * ks,
+                                          value_size ? c->index + o : NULL) != len;
+        }
+        return bad;
+    }
     return clprim_ref_sorted_check(c->type, 0, c->keys, n, c->got, value_size ? c->index : NULL) !=
            n;
 }
@@ -151,8 +184,8 @@ static void sort_row(void *self, const bench_point *p, FILE *csv)
 }
 
 int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value_size,
-                      const size_t *sizes, size_t count, const char *algos, const char *csv_path,
-                      int progress)
+                      size_t segments, const size_t *sizes, size_t count, const char *algos,
+                      const char *csv_path, int progress)
 {
     sort_bench c;
     bench_module m;
@@ -165,6 +198,7 @@ int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value
     c.type = type;
     c.ks = clprim_type_size(type);
     c.value_size = value_size;
+    c.segs = segments;
     c.seed = 0x5851F42D4C957F2Dull;
     if ((c.ks != 4 && c.ks != 8) || (value_size && value_size != 4 && value_size != 8)) {
         fprintf(stderr, "clprim-bench: --sort needs a 4- or 8-byte --type and --values 0, 4 or 8\n");
@@ -172,7 +206,8 @@ int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value
     }
     m = (bench_module){
         BENCH_PARTS(sort), .self = &c, .unit = "keys", .n_width = 10, .name_width = 13,
-        .variant_begin = 1 /* not auto */, .variant_end = CLPRIM_SORT_ALGORITHM_COUNT_,
+        /* not auto; the segmented sort has one algorithm */
+        .variant_begin = segments ? 0 : 1, .variant_end = segments ? 1 : CLPRIM_SORT_ALGORITHM_COUNT_,
         .host_clock = 1, .algos = algos,
         .csv_columns = "key,value_bytes,dist,algorithm,n,device_us,host_us,gkeys,limit_bytes,gbs,"
                        "copy_gbs,limit_fraction,copy_host_us,host_vs_copy,verified"};

@@ -77,6 +77,8 @@ static const char usage[] =
     "                             (16 distinct keys) or sorted (algorithms onesweep,\n"
     "                             split-lsb, tile-bitonic)\n"
     "  --values B                 sort: values of B bytes (0, 4 or 8; default 0)\n"
+    "  --sort-segments M          sort: M equal segments, each sorted on its own\n"
+    "                             (clprim_segmented_sort; default 0: the whole array)\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -103,7 +105,7 @@ int main(int argc, char **argv)
     cl_int err;
     const int progress = isatty(fileno(stderr));
     const char *compact = NULL, *segmented = NULL, *sat = NULL, *sort = NULL;
-    size_t sort_values = 0;
+    size_t sort_values = 0, sort_segments = 0;
     size_t sat_sides[16] = {1024, 4096, 16384}, sat_count = 3;
     size_t segment_length = 1000;
     int kept = 50, rc = 0;
@@ -123,6 +125,7 @@ int main(int argc, char **argv)
         {"--segmented", 's', &segmented},   {"--segment-length", 'z', &segment_length},
         {"--sat", 's', &sat},               {"--sat-sides", 's', &sides},
         {"--sort", 's', &sort},             {"--values", 'z', &sort_values},
+        {"--sort-segments", 'z', &sort_segments},
         {"--first-call-child", 's', &child},
     };
     const size_t noptions = sizeof options / sizeof options[0];
@@ -243,8 +246,8 @@ int main(int argc, char **argv)
     else if (segmented)
         rc = clprim_bench_segment(&b, segmented, segment_length, sizes, count, csv_path, progress);
     else if (sort)
-        rc = clprim_bench_sort(&b, sort, type, sort_values, sizes, count, algos, csv_path,
-                               progress);
+        rc = clprim_bench_sort(&b, sort, type, sort_values, sort_segments, sizes, count, algos,
+                               csv_path, progress);
     else if (compact)
         rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
     else
