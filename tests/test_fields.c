@@ -81,6 +81,8 @@ enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32
     X(SORT_HOST, "clprim_sort_host", D_SORT)                                                       \
     X(SPLIT, "clprim_split", D_SORT)                                                               \
     X(SORT_SCRATCH, "clprim_sort_scratch_size", D_SORT)                                            \
+    X(SEG_SORT, "clprim_segmented_sort", D_SORT | D_SEG)                                           \
+    X(SEG_SORT_HOST, "clprim_segmented_sort_host", D_SORT | D_SEG)                                 \
     X(MULTI_SCAN, "clprim_multi_scan", D_SCAN | D_TF | D_PART)                                     \
     X(MULTI_REDUCE, "clprim_multi_reduce", D_REDUCE | D_TF | D_PART)                               \
     X(MULTI_SELECT, "clprim_multi_select", D_COMPACT | D_PART)
@@ -268,6 +270,26 @@ typedef struct row {
     H_(c, "sort.scratch", SO_SCRATCH),                                                             \
     RF(c, "sort.scratch_size", S_NONE, SO_SCRATCH_SIZE, "desc->scratch_size")
 
+/* the segmented sort: the sort descriptor as clprim_sort's but one algorithm
+ * and no caller's scratch; the segments OFFSETS only (kind KEYS refused:
+ * the call's own kind check, not segment.c's), key_element refused; type
+ * chooses another valid array (sort_offs' layout), off another one in the
+ * enqueueing call; num_segments 3 -> 4 adds an empty last segment */
+#define SEG_SORT_ROWS(c, host)                                                                     \
+    H_(c, "sort.key_type", SO_KEY), H_(c, "sort.value_size", SO_VS),                               \
+    H_(c, "sort.descending", SO_DESC), HB(c, "sort.begin_bit", SO_END32, SO_BEGIN),                \
+    H_(c, "sort.end_bit", SO_END), RF(c, "sort.algorithm", S_NONE, SO_ALGO, "desc->algorithm"),    \
+    RF(c, "sort.scratch", S_NONE, SO_SCRATCH, "desc->scratch"),                                    \
+    RF(c, "sort.scratch_size", S_NONE, SO_SCRATCH_SIZE, "scratch_size"),                           \
+    RF(c, "segments.kind", S_NONE, SG_KEYS, "segments->kind"),                                     \
+    R(c, "segments.mem", S_NONE, S_NONE, SG_MEM, host ? REFUSED : HONOURED,                        \
+      host ? "segments->mem" : NULL, S_NONE),                                                      \
+    R(c, "segments.off", S_NONE, S_NONE, SG_OFF, host ? REFUSED : HONOURED,                        \
+      host ? "segments->off" : NULL, S_NONE),                                                      \
+    H_(c, "segments.type", SG_TYPE),                                                               \
+    RF(c, "segments.key_element", S_NONE, SG_KEY_EL, "segments->key_element: for KEYS only"),      \
+    RD(c, "segments.num_segments", S_NONE, SG_NUMSEG, "num_segments", SG_NUMSEG_BAD)
+
 /* every part field on the multi-part calls: the select's fields in a scan
  * or reduce, out and out_off in a reduce, custom in a select, and flags_off
  * without flags are refused */
@@ -357,6 +379,7 @@ static const row table[] = {
     H_(SORT_SCRATCH, "sort.algorithm", SO_ALGO),
     QY(SORT_SCRATCH, "sort.scratch", S_NONE, SO_SCRATCH),
     QY(SORT_SCRATCH, "sort.scratch_size", S_NONE, SO_SCRATCH_SIZE),
+    SEG_SORT_ROWS(SEG_SORT, 0), SEG_SORT_ROWS(SEG_SORT_HOST, 1),
 };
 
 #define ROWS (sizeof table / sizeof table[0])
@@ -369,13 +392,24 @@ static cl_command_queue q, q2;
 static clprim_operator *xor_op, *xor_op2, *xor_other;
 static clprim_element *short_el, *short_el2, *short_other;
 static cl_mem in_buf, in2_buf, seg_a, seg_b, offs_buf, flag_a, flag_b, init_buf, sort_kin,
-    sort_vin;
+    sort_vin, soffs_a, soffs_b;
 /* poisoned before every run */
 static cl_mem out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch, sort_ko, sort_vo;
 static size_t scratch_bytes;
 static cl_int hx[2 * N];
 static unsigned char hseg[N * 8], hflags[N + 8], hout[BUF], hkeys[BUF];
 static cl_int hoffs[8] = {0, 20, 50, N, N};
+/* the segmented sort's offsets (3 segments and an empty 4th), from element
+ * SOFF of their type: as int32 from word SOFF, as int64 from word 2 * SOFF
+ * (other cuts: the type row), as int32 from word SOFF2 (the off row);
+ * sort_offsets() writes them. soffs_a holds them, soffs_b other inner cuts
+ * (the mem row); both are NS * 8 bytes, so that kind KEYS passes the buffer
+ * checks and meets the call's kind refusal. The host helper gets soffs_a's
+ * array from the same element of its type (with off 0). */
+#define SOFF 6
+#define SOFF2 22
+static cl_long sort_offs[14];
+static cl_int *const soffs32 = (cl_int *)sort_offs;
 static const cl_long zero8 = 0, three8 = 3, init_value = 100;
 static unsigned char *hk, *hk_run; /* sort keys (NS * 8 bytes), a copy per run */
 static cl_uint *hv, *hv_run;
@@ -393,7 +427,11 @@ typedef struct setup {
     clprim_part part[2];
 } setup;
 
-static int is_host_seg(int c) { return c == C_SEG_SCAN_HOST || c == C_SEG_REDUCE_HOST; }
+static int is_host_seg(int c)
+{
+    return c == C_SEG_SCAN_HOST || c == C_SEG_REDUCE_HOST || c == C_SEG_SORT_HOST;
+}
+static int is_sort_seg(int c) { return c == C_SEG_SORT || c == C_SEG_SORT_HOST; }
 static int is_seg(int c) { return calls[c].descs & D_SEG; }
 
 static void defaults(setup *s, int call)
@@ -403,7 +441,12 @@ static void defaults(setup *s, int call)
     tf.input = CLPRIM_TYPE_INT32;
     tf.expression = "x * 3";
     if (is_seg(call) && !is_host_seg(call))
-        s->seg.mem = seg_a;
+        s->seg.mem = is_sort_seg(call) ? soffs_a : seg_a;
+    if (is_sort_seg(call)) { /* int32 offsets */
+        s->seg.kind = CLPRIM_SEGMENTS_OFFSETS;
+        s->seg.num_segments = 3;
+        s->seg.off = is_host_seg(call) ? 0 : SOFF;
+    }
     if (call == C_SELECT || call == C_PARTITION || call == C_SELECT_HOST || call == C_MULTI_SELECT)
         s->cd.value = &zero8; /* x < 0: negatives kept */
     if (calls[call].descs & D_PART) {
@@ -437,15 +480,18 @@ static void apply(setup *s, enum setting v)
     case SC_TF: s->scan.transform = s->reduce.transform = &tf; break;
     case TF_INPUT: tf.input = CLPRIM_TYPE_INT64; break;
     case TF_EXPR: tf.expression = "x * 5"; break;
-    case SG_KEYS: s->seg.kind = CLPRIM_SEGMENTS_KEYS; break; /* int32 keys: seg_a's bytes */
+    case SG_KEYS: /* int32 keys: seg_a's bytes (num_segments cleared after OFFSETS) */
+        s->seg.kind = CLPRIM_SEGMENTS_KEYS;
+        s->seg.num_segments = 0;
+        break;
     case SG_OFFSETS:
         s->seg.kind = CLPRIM_SEGMENTS_OFFSETS;
         s->seg.num_segments = 3; /* {0, 20, 50, N} */
         if (!is_host_seg(s->call))
             s->seg.mem = offs_buf;
         break;
-    case SG_MEM: s->seg.mem = seg_b; break;
-    case SG_OFF: s->seg.off = 3; break;
+    case SG_MEM: s->seg.mem = is_sort_seg(s->call) ? soffs_b : seg_b; break;
+    case SG_OFF: s->seg.off = is_sort_seg(s->call) ? SOFF2 : 3; break;
     case SG_TYPE: s->seg.type = CLPRIM_TYPE_INT64; break;
     case SG_KEY_EL: s->seg.key_element = short_el; break;
     case SG_NUMSEG: s->seg.num_segments = 4; break; /* offsets[4] is N too: an empty segment */
@@ -557,6 +603,10 @@ static void poison(cl_mem m)
 
 static const void *host_segments(const setup *s)
 {
+    if (is_sort_seg(s->call)) /* another kind reads n entries: hk has them */
+        return s->seg.kind != CLPRIM_SEGMENTS_OFFSETS
+                   ? (const void *)hk
+                   : (const void *)((const char *)sort_offs + SOFF * clprim_type_size(s->seg.type));
     return s->seg.kind == CLPRIM_SEGMENTS_OFFSETS ? (const void *)hoffs : (const void *)hseg;
 }
 
@@ -652,6 +702,15 @@ static clprim_status run_call(const setup *s, output *o)
                           vs ? sort_vo : NULL, 0, NS, cnt_buf, 0, 0, NULL, NULL);
         break;
     case C_SORT_SCRATCH: st = clprim_sort_scratch_size(ctx, &s->sort, NS, &bytes); break;
+    case C_SEG_SORT:
+        st = clprim_segmented_sort(ctx, NULL, &s->sort, &s->seg, sort_kin, 0, sort_ko, 0,
+                                   vs ? sort_vin : NULL, 0, vs ? sort_vo : NULL, 0, NS, 0, NULL,
+                                   NULL);
+        break;
+    case C_SEG_SORT_HOST:
+        st = clprim_segmented_sort_host(ctx, &s->sort, &s->seg, host_segments(s), hk_run,
+                                        vs ? hv_run : NULL, NS);
+        break;
     case C_MULTI_SCAN: st = clprim_multi_scan(&s->scan, s->part, 2); break;
     case C_MULTI_REDUCE: st = clprim_multi_reduce(&s->reduce, s->part, 2, hout); break;
     case C_MULTI_SELECT:
@@ -699,7 +758,8 @@ static clprim_status run_row(const row *r, enum setting extra, output *o, char *
 
 static int skipped(const row *r)
 {
-    return is_seg(r->call) && !info.has_single_pass; /* segmented calls need the single pass */
+    /* segmented scans and reduces need the single pass (the sort does not) */
+    return is_seg(r->call) && !is_sort_seg(r->call) && !info.has_single_pass;
 }
 
 /* ---- the tests ---- */
@@ -853,6 +913,28 @@ static cl_mem make(size_t bytes, const void *src)
     return m;
 }
 
+/* sort_offs' layout with the inner cuts moved by `shift`, in a buffer of
+ * NS * 8 bytes (NULL when out of memory). Cuts: as int32 1000 | 700 |
+ * 18300 (longer than a tile), as int64 9 | 12000 | 7991, from SOFF2 5000 |
+ * 0 | 15000; an empty 4th segment each. */
+static cl_mem sort_offsets(int shift)
+{
+    const cl_int c32[] = {0, 1000 + shift, 1700 + shift, NS, NS},
+                 c2[] = {0, 5000, 5000, NS, NS};
+    const cl_long c64[] = {0, 9 + shift, 12009 + shift, NS, NS};
+    unsigned char *big = calloc((size_t)NS, 8);
+    cl_mem m;
+    if (!big)
+        return NULL;
+    memcpy(soffs32 + SOFF, c32, sizeof c32);
+    memcpy(sort_offs + SOFF, c64, sizeof c64);
+    memcpy(soffs32 + SOFF2, c2, sizeof c2);
+    memcpy(big, sort_offs, sizeof sort_offs);
+    m = make((size_t)NS * 8, big);
+    free(big);
+    return m;
+}
+
 static int setup_all(void **state)
 {
     const clprim_operator_desc xd = {"int", NULL, "a ^ b", "0", 4, CLPRIM_OPERATOR_COMMUTATIVE,
@@ -917,6 +999,11 @@ static int setup_all(void **state)
     for (i = 0; i < NS; ++i)
         hv[i] = (cl_uint)i;
     sort_kin = make((size_t)NS * 8, hk);
+    /* soffs_b first: sort_offs keeps soffs_a's layout for the host helper */
+    soffs_b = sort_offsets(5);
+    soffs_a = sort_offsets(0);
+    if (!soffs_a || !soffs_b)
+        return -1;
     sort_vin = make((size_t)NS * 4, hv);
     /* the largest scratch any sort row needs, twice over */
     for (i = 0; i < 4; ++i) {
@@ -944,7 +1031,7 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
     cl_mem all[] = {in_buf, in2_buf, seg_a, seg_b, offs_buf, flag_a, flag_b, init_buf, sort_kin,
-                    sort_vin, out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch,
+                    sort_vin, soffs_a, soffs_b, out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch,
                     sort_ko, sort_vo};
     size_t i;
     (void)state;

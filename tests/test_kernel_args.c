@@ -337,12 +337,50 @@ static void test_sort(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* The segmented sort's three kernels (bounds, tiles, segments longer than
+ * a tile): keys and values, segments of 0 to 1,000 keys (a CPU tile is 256
+ * keys), and the keys sorted within each afterwards. */
+static void test_segmented_sort(void **state)
+{
+    enum { SN = 3000 };
+    static const cl_uint offs[] = {0, 7, 7, 200, 1200, 1203, 2100, SN};
+    const size_t m = sizeof offs / sizeof offs[0] - 1;
+    uint32_t *keys = malloc(SN * sizeof *keys), *values = malloc(SN * sizeof *values);
+    clprim_sort_desc d;
+    clprim_segments s;
+    int fails = 0;
+    size_t i, j;
+    (void)state;
+    assert_true(keys && values);
+    for (i = 0; i < SN; ++i) {
+        keys[i] = ((uint32_t)i * 2654435761u) >> 9;
+        values[i] = (uint32_t)i;
+    }
+    memset(&d, 0, sizeof d);
+    d.key_type = CLPRIM_TYPE_UINT32;
+    d.value_size = 4;
+    memset(&s, 0, sizeof s);
+    s.kind = CLPRIM_SEGMENTS_OFFSETS;
+    s.type = CLPRIM_TYPE_UINT32;
+    s.num_segments = m;
+    fails |= ok(clprim_segmented_sort_host(ctx, &d, &s, offs, keys, values, SN), "segmented sort");
+    for (j = 0; j < m; ++j)
+        for (i = offs[j]; i < offs[j + 1]; ++i)
+            fails |= values[i] < offs[j] || values[i] >= offs[j + 1] ||
+                     keys[i] != (values[i] * 2654435761u) >> 9 ||
+                     (i > offs[j] && keys[i - 1] > keys[i]);
+    free(keys);
+    free(values);
+    assert_int_equal(fails, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_fails), cmocka_unit_test(test_scan_reduce),
         cmocka_unit_test(test_compact),     cmocka_unit_test(test_segment),
         cmocka_unit_test(test_sat),         cmocka_unit_test(test_sort),
+        cmocka_unit_test(test_segmented_sort),
     };
     int rc;
     ctx = tu_context();
