@@ -145,8 +145,11 @@ inline void sort_long_segment(global const T *kin, global T *kout, global T *kt,
             }
             sort_rank(key, src, 1, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist,
                       scratch);
+            /* never past the segment: with offsets that fall, another
+             * work-group's segment may overlap this one and change its keys
+             * between the histogram and here */
             for (uint d = lid; d < SORT_RADIX; d += WG_SIZE)
-                adj[d] = off[d] - start[d];
+                adj[d] = min(off[d], (POS_T)len - count[d]) - start[d];
             barrier(CLK_LOCAL_MEM_FENCE);
             sort_write_tile(lkeys, lsrc, adj, valid, kmode, shift, mask, kd, vs + base, vd);
             for (uint d = lid; d < SORT_RADIX; d += WG_SIZE)
@@ -293,9 +296,59 @@ inline void sort_window(global const T *kin, global T *kout, global const sort_v
 #ifndef SORT_SEG_SMALL
 #define SORT_SEG_SMALL 32
 #endif
-#if SORT_SEG_SMALL & (SORT_SEG_SMALL - 1)
-#error "clprim: SORT_SEG_SMALL is a power of two (the network's width)"
+
+#if SORT_SEG_SMALL && SORT_SEG_SMALL != 32
+#error "clprim: SORT_SEG_SMALL is 32 (the network below) or 0"
 #endif
+/* Batcher's bitonic sorting network of 32 (every merge's first step
+ * compares mirrored positions, so every exchange puts the smaller first):
+ * 240 compare-exchanges, generated and checked on random inputs. */
+#define SORT_NET32 \
+    SORT_CE(0, 1) SORT_CE(2, 3) SORT_CE(4, 5) SORT_CE(6, 7) SORT_CE(8, 9) SORT_CE(10, 11) \
+    SORT_CE(12, 13) SORT_CE(14, 15) SORT_CE(16, 17) SORT_CE(18, 19) SORT_CE(20, 21) \
+    SORT_CE(22, 23) SORT_CE(24, 25) SORT_CE(26, 27) SORT_CE(28, 29) SORT_CE(30, 31) \
+    SORT_CE(0, 3) SORT_CE(1, 2) SORT_CE(4, 7) SORT_CE(5, 6) SORT_CE(8, 11) SORT_CE(9, 10) \
+    SORT_CE(12, 15) SORT_CE(13, 14) SORT_CE(16, 19) SORT_CE(17, 18) SORT_CE(20, 23) \
+    SORT_CE(21, 22) SORT_CE(24, 27) SORT_CE(25, 26) SORT_CE(28, 31) SORT_CE(29, 30) \
+    SORT_CE(0, 1) SORT_CE(2, 3) SORT_CE(4, 5) SORT_CE(6, 7) SORT_CE(8, 9) SORT_CE(10, 11) \
+    SORT_CE(12, 13) SORT_CE(14, 15) SORT_CE(16, 17) SORT_CE(18, 19) SORT_CE(20, 21) \
+    SORT_CE(22, 23) SORT_CE(24, 25) SORT_CE(26, 27) SORT_CE(28, 29) SORT_CE(30, 31) \
+    SORT_CE(0, 7) SORT_CE(1, 6) SORT_CE(2, 5) SORT_CE(3, 4) SORT_CE(8, 15) SORT_CE(9, 14) \
+    SORT_CE(10, 13) SORT_CE(11, 12) SORT_CE(16, 23) SORT_CE(17, 22) SORT_CE(18, 21) \
+    SORT_CE(19, 20) SORT_CE(24, 31) SORT_CE(25, 30) SORT_CE(26, 29) SORT_CE(27, 28) \
+    SORT_CE(0, 2) SORT_CE(1, 3) SORT_CE(4, 6) SORT_CE(5, 7) SORT_CE(8, 10) SORT_CE(9, 11) \
+    SORT_CE(12, 14) SORT_CE(13, 15) SORT_CE(16, 18) SORT_CE(17, 19) SORT_CE(20, 22) \
+    SORT_CE(21, 23) SORT_CE(24, 26) SORT_CE(25, 27) SORT_CE(28, 30) SORT_CE(29, 31) \
+    SORT_CE(0, 1) SORT_CE(2, 3) SORT_CE(4, 5) SORT_CE(6, 7) SORT_CE(8, 9) SORT_CE(10, 11) \
+    SORT_CE(12, 13) SORT_CE(14, 15) SORT_CE(16, 17) SORT_CE(18, 19) SORT_CE(20, 21) \
+    SORT_CE(22, 23) SORT_CE(24, 25) SORT_CE(26, 27) SORT_CE(28, 29) SORT_CE(30, 31) \
+    SORT_CE(0, 15) SORT_CE(1, 14) SORT_CE(2, 13) SORT_CE(3, 12) SORT_CE(4, 11) SORT_CE(5, 10) \
+    SORT_CE(6, 9) SORT_CE(7, 8) SORT_CE(16, 31) SORT_CE(17, 30) SORT_CE(18, 29) SORT_CE(19, 28) \
+    SORT_CE(20, 27) SORT_CE(21, 26) SORT_CE(22, 25) SORT_CE(23, 24) SORT_CE(0, 4) SORT_CE(1, 5) \
+    SORT_CE(2, 6) SORT_CE(3, 7) SORT_CE(8, 12) SORT_CE(9, 13) SORT_CE(10, 14) SORT_CE(11, 15) \
+    SORT_CE(16, 20) SORT_CE(17, 21) SORT_CE(18, 22) SORT_CE(19, 23) SORT_CE(24, 28) \
+    SORT_CE(25, 29) SORT_CE(26, 30) SORT_CE(27, 31) SORT_CE(0, 2) SORT_CE(1, 3) SORT_CE(4, 6) \
+    SORT_CE(5, 7) SORT_CE(8, 10) SORT_CE(9, 11) SORT_CE(12, 14) SORT_CE(13, 15) SORT_CE(16, 18) \
+    SORT_CE(17, 19) SORT_CE(20, 22) SORT_CE(21, 23) SORT_CE(24, 26) SORT_CE(25, 27) \
+    SORT_CE(28, 30) SORT_CE(29, 31) SORT_CE(0, 1) SORT_CE(2, 3) SORT_CE(4, 5) SORT_CE(6, 7) \
+    SORT_CE(8, 9) SORT_CE(10, 11) SORT_CE(12, 13) SORT_CE(14, 15) SORT_CE(16, 17) \
+    SORT_CE(18, 19) SORT_CE(20, 21) SORT_CE(22, 23) SORT_CE(24, 25) SORT_CE(26, 27) \
+    SORT_CE(28, 29) SORT_CE(30, 31) SORT_CE(0, 31) SORT_CE(1, 30) SORT_CE(2, 29) SORT_CE(3, 28) \
+    SORT_CE(4, 27) SORT_CE(5, 26) SORT_CE(6, 25) SORT_CE(7, 24) SORT_CE(8, 23) SORT_CE(9, 22) \
+    SORT_CE(10, 21) SORT_CE(11, 20) SORT_CE(12, 19) SORT_CE(13, 18) SORT_CE(14, 17) \
+    SORT_CE(15, 16) SORT_CE(0, 8) SORT_CE(1, 9) SORT_CE(2, 10) SORT_CE(3, 11) SORT_CE(4, 12) \
+    SORT_CE(5, 13) SORT_CE(6, 14) SORT_CE(7, 15) SORT_CE(16, 24) SORT_CE(17, 25) \
+    SORT_CE(18, 26) SORT_CE(19, 27) SORT_CE(20, 28) SORT_CE(21, 29) SORT_CE(22, 30) \
+    SORT_CE(23, 31) SORT_CE(0, 4) SORT_CE(1, 5) SORT_CE(2, 6) SORT_CE(3, 7) SORT_CE(8, 12) \
+    SORT_CE(9, 13) SORT_CE(10, 14) SORT_CE(11, 15) SORT_CE(16, 20) SORT_CE(17, 21) \
+    SORT_CE(18, 22) SORT_CE(19, 23) SORT_CE(24, 28) SORT_CE(25, 29) SORT_CE(26, 30) \
+    SORT_CE(27, 31) SORT_CE(0, 2) SORT_CE(1, 3) SORT_CE(4, 6) SORT_CE(5, 7) SORT_CE(8, 10) \
+    SORT_CE(9, 11) SORT_CE(12, 14) SORT_CE(13, 15) SORT_CE(16, 18) SORT_CE(17, 19) \
+    SORT_CE(20, 22) SORT_CE(21, 23) SORT_CE(24, 26) SORT_CE(25, 27) SORT_CE(28, 30) \
+    SORT_CE(29, 31) SORT_CE(0, 1) SORT_CE(2, 3) SORT_CE(4, 5) SORT_CE(6, 7) SORT_CE(8, 9) \
+    SORT_CE(10, 11) SORT_CE(12, 13) SORT_CE(14, 15) SORT_CE(16, 17) SORT_CE(18, 19) \
+    SORT_CE(20, 21) SORT_CE(22, 23) SORT_CE(24, 25) SORT_CE(26, 27) SORT_CE(28, 29) \
+    SORT_CE(30, 31)
 
 #if SORT_SEG_SMALL
 /* The segment of len <= SORT_SEG_SMALL keys at position b of the window
@@ -313,25 +366,21 @@ inline void sort_small_segment(local T *lkeys, local ushort *lsrc, uint b, uint 
         sv[i] = i < len && width ? (sort_ordered(lkeys[b + i], kmode) >> begin_bit) & range : ~(T)0;
         ix[i] = i;
     }
-#pragma unroll
-    for (uint k = 2; k <= SORT_SEG_SMALL; k <<= 1)
-#pragma unroll
-        for (uint j = k >> 1; j > 0; j >>= 1)
-#pragma unroll
-            for (uint i = 0; i < SORT_SEG_SMALL; ++i) {
-                const uint l = i ^ j;
-                if (l > i) {
-                    const int less = sv[l] < sv[i] || (sv[l] == sv[i] && ix[l] < ix[i]);
-                    if (less == ((i & k) == 0)) { /* out of order for this half's direction */
-                        const T t = sv[i];
-                        const uint u = ix[i];
-                        sv[i] = sv[l];
-                        ix[i] = ix[l];
-                        sv[l] = t;
-                        ix[l] = u;
-                    }
-                }
-            }
+    /* written out, so that every index is a constant (H100, 10^7
+     * segments of 27 keys: 5.50 ms, against 7.68 with the network as three
+     * nested loops left to the compiler's unrolling) */
+#define SORT_CE(a, b)                                                                           \
+    {                                                                                           \
+        const T x_ = sv[a], y_ = sv[b];                                                         \
+        const uint p_ = ix[a], q_ = ix[b];                                                      \
+        const int sw_ = y_ < x_ || (y_ == x_ && q_ < p_);                                       \
+        sv[a] = sw_ ? y_ : x_;                                                                  \
+        sv[b] = sw_ ? x_ : y_;                                                                  \
+        ix[a] = sw_ ? q_ : p_;                                                                  \
+        ix[b] = sw_ ? p_ : q_;                                                                  \
+    }
+    SORT_NET32
+#undef SORT_CE
     /* every key read before any is written back */
 #pragma unroll
     for (uint i = 0; i < SORT_SEG_SMALL; ++i)
