@@ -26,6 +26,7 @@
 #define MARGIN 5 /* elements on either side of every output that must stay untouched */
 
 enum { UNIFORM, EQUAL, FEW, SORTED, REVERSED, SPECIAL, MIXED, DISTRIBUTIONS };
+enum { SEG_RANDOM, SEG_FIXED, SEG_EMPTIES }; /* make_offsets' shapes */
 static const char *const dist_names[] = {"uniform", "equal", "16-distinct", "sorted", "reversed",
                                          "special", "special+uniform"};
 static const clprim_type key_types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT32, CLPRIM_TYPE_FLOAT,
@@ -44,6 +45,7 @@ typedef struct scase {
     uint64_t seed;
     size_t seg_len; /* segmented sort: segments of about seg_len keys (0: a whole-array sort) */
     clprim_type offsets; /* their offsets' type */
+    int seg_shape;       /* SEG_*: lengths around seg_len, all seg_len, runs of empty ones */
 } scase;
 
 static void describe(const scase *c, char *buf, size_t size)
@@ -54,14 +56,19 @@ static void describe(const scase *c, char *buf, size_t size)
              c->in_off, c->out_off, c->begin_bit, c->end_bit, c->in_place ? " in-place" : "",
              c->scratch ? " scratch" : "", (unsigned long long)c->seed);
     if (c->seg_len)
-        snprintf(buf + strlen(buf), size - strlen(buf), " segments of ~%zu (%s offsets)",
-                 c->seg_len, clprim_type_name(c->offsets));
+        snprintf(buf + strlen(buf), size - strlen(buf), " segments of %s%zu%s (%s offsets)",
+                 c->seg_shape == SEG_FIXED ? "" : "~", c->seg_len,
+                 c->seg_shape == SEG_EMPTIES ? " among runs of empty ones" : "",
+                 clprim_type_name(c->offsets));
 }
 
 static cl_mem make_buffer(size_t bytes, const void *src);
 
 /* Segment offsets for c (m + 1 of them, 0 to n, as size_t): lengths
- * around c->seg_len, some empty, now and then one 3 to 9 times as long. */
+ * around c->seg_len, some empty, now and then one 3 to 9 times as long;
+ * SEG_FIXED: every one seg_len long (the last one shorter); SEG_EMPTIES:
+ * after each, a run of up to 64 empty ones (many more segments than keys
+ * when seg_len is small). */
 static size_t make_offsets(const scase *c, uint64_t *s, size_t **offs)
 {
     size_t m = 0, at = 0, cap = 16;
@@ -70,12 +77,17 @@ static size_t make_offsets(const scase *c, uint64_t *s, size_t **offs)
     while (at < c->n) {
         const uint64_t r = tu_rand(s);
         size_t len = r % 7 == 0 ? 0 : 1 + (size_t)(tu_rand(s) % (2 * c->seg_len));
+        size_t empties = c->seg_shape == SEG_EMPTIES ? (size_t)(tu_rand(s) % 65) : 0;
         if (r % 23 == 1)
             len *= 3 + (size_t)(r % 7);
+        if (c->seg_shape == SEG_FIXED)
+            len = c->seg_len;
         at = len > c->n - at ? c->n : at + len;
-        if (m + 2 >= cap)
+        while (m + 2 + empties >= cap)
             o = realloc(o, (cap *= 2) * sizeof *o);
         o[++m] = at;
+        while (empties--)
+            o[++m] = at;
     }
     *offs = o;
     return m;
@@ -451,6 +463,184 @@ static void test_segmented(void **state)
         c.seed = tu_rand(&s);
         failures += run_case(&c);
     }
+    if (failures)
+        fail_msg("%d failing cases", failures);
+}
+
+/* The segmented sort at its edges (the CPU's tile: 256 keys), each case
+ * of every `every`-th: segments of exactly the short windows' bound (32)
+ * and one past, of half a tile (two join into one), of a tile and one past,
+ * one segment of a whole tile or one past; many more segments than keys
+ * (runs of empty ones); value sizes 1 and 64; in place with 1, 3 and no
+ * digit passes over segments longer than a tile (an odd count: the long
+ * segments' copy first). */
+static int segmented_edges(uint64_t s, size_t every)
+{
+    static const struct {
+        size_t seg_len;
+        int shape;
+        size_t n;
+        unsigned begin_bit, end_bit;
+        clprim_type key;
+        size_t value_size;
+        int in_place;
+    } cases[] = {
+        {32, SEG_FIXED, 3000, 0, 0, CLPRIM_TYPE_UINT32, 4, 0},
+        {33, SEG_FIXED, 3000, 0, 0, CLPRIM_TYPE_FLOAT, 1, 1},
+        {31, SEG_FIXED, 2000, 0, 0, CLPRIM_TYPE_INT64, 64, 0},
+        {1, SEG_FIXED, 1000, 0, 0, CLPRIM_TYPE_UINT32, 0, 1},
+        {128, SEG_FIXED, 5000, 0, 0, CLPRIM_TYPE_DOUBLE, 12, 0},
+        {255, SEG_FIXED, 5000, 0, 0, CLPRIM_TYPE_UINT32, 4, 1},
+        {256, SEG_FIXED, 5000, 0, 0, CLPRIM_TYPE_INT32, 4, 1},
+        {257, SEG_FIXED, 5000, 0, 0, CLPRIM_TYPE_UINT64, 8, 0},
+        {256, SEG_FIXED, 256, 0, 0, CLPRIM_TYPE_UINT32, 4, 0},
+        {257, SEG_FIXED, 257, 0, 0, CLPRIM_TYPE_UINT32, 4, 1},
+        {1, SEG_EMPTIES, 5000, 0, 0, CLPRIM_TYPE_UINT32, 4, 0},
+        {20, SEG_EMPTIES, 20000, 0, 0, CLPRIM_TYPE_INT32, 1, 1},
+        {3000, SEG_EMPTIES, 30000, 0, 0, CLPRIM_TYPE_FLOAT, 4, 0},
+        {30, SEG_RANDOM, 20000, 0, 0, CLPRIM_TYPE_UINT64, 1, 0},
+        {3, SEG_RANDOM, 20000, 0, 0, CLPRIM_TYPE_DOUBLE, 64, 1},
+        {4000, SEG_RANDOM, 40000, 0, 24, CLPRIM_TYPE_UINT32, 4, 1},
+        {4000, SEG_RANDOM, 40000, 3, 11, CLPRIM_TYPE_UINT64, 64, 1},
+        {1000, SEG_FIXED, 30000, 40, 64, CLPRIM_TYPE_INT64, 0, 1},
+        {2000, SEG_RANDOM, 30000, 7, 7, CLPRIM_TYPE_UINT32, 12, 1},
+    };
+    static const clprim_type offset_types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT32,
+                                               CLPRIM_TYPE_UINT64, CLPRIM_TYPE_INT64};
+    int failures = 0;
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof *cases; k += every) {
+        scase c;
+        memset(&c, 0, sizeof c);
+        c.key = cases[k].key;
+        c.value_size = cases[k].value_size;
+        c.descending = (int)(k % 2);
+        c.dist = cases[k].end_bit ? UNIFORM : (int)(k % DISTRIBUTIONS);
+        c.seg_len = cases[k].seg_len;
+        c.seg_shape = cases[k].shape;
+        c.offsets = offset_types[k % 4];
+        c.n = cases[k].n;
+        c.begin_bit = cases[k].begin_bit;
+        c.end_bit = cases[k].end_bit;
+        c.in_place = cases[k].in_place;
+        c.in_off = tu_rand(&s) % 3 ? 0 : (size_t)(tu_rand(&s) % 37);
+        c.out_off = tu_rand(&s) % 3 ? 0 : (size_t)(tu_rand(&s) % 37);
+        c.seed = tu_rand(&s);
+        failures += run_case(&c);
+    }
+    return failures;
+}
+
+static void test_segmented_edges(void **state)
+{
+    int failures;
+    (void)state;
+    failures = segmented_edges(tu_seed() ^ 0x5e9edu, 1);
+    if (failures)
+        fail_msg("%d failing cases", failures);
+}
+
+/* Offsets that break the contract (falling, past n, negative as int32 /
+ * int64, not from 0 or not to n, far more than n, every offset type): any
+ * order, but the keys and values around the n of the output, and the whole
+ * input when not in place, stay as they were. */
+static void test_segmented_wrong_offsets(void **state)
+{
+    static const clprim_type offset_types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT32,
+                                               CLPRIM_TYPE_UINT64, CLPRIM_TYPE_INT64};
+    uint64_t s = tu_seed() ^ 0xbad0ffu;
+    int failures = 0, pattern;
+    size_t t;
+    (void)state;
+    for (pattern = 0; pattern < 6; ++pattern)
+        for (t = 0; t < 4; ++t) {
+            const clprim_type key = pattern % 2 ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32;
+            const size_t ks = clprim_type_size(key), vs = t % 2 ? 12 : 4;
+            const size_t unit = clprim_type_size(offset_types[t]);
+            const size_t n = 3000 + (size_t)(tu_rand(&s) % 3000), total = n + 2 * MARGIN;
+            const size_t m = pattern == 5 ? 3 * n : 10 + (size_t)(tu_rand(&s) % 50);
+            const int in_place = (pattern + (int)t) % 2;
+            unsigned char *kin = malloc(total * ks), *vin = malloc(total * vs);
+            unsigned char *kgot = malloc(total * ks), *vgot = malloc(total * vs);
+            unsigned char *offs = malloc((m + 1) * unit);
+            cl_mem bki, bko, bvi, bvo, bsegs;
+            clprim_segments segs;
+            clprim_sort_desc d;
+            clprim_status st;
+            size_t j;
+            memset(kin, POISON, total * ks);
+            memset(vin, POISON, total * vs);
+            for (j = 0; j < n * ks; ++j)
+                kin[MARGIN * ks + j] = (unsigned char)tu_rand(&s);
+            for (j = 0; j < n * vs; ++j)
+                vin[MARGIN * vs + j] = (unsigned char)tu_rand(&s);
+            for (j = 0; j <= m; ++j) {
+                const uint64_t r = tu_rand(&s), rise = (uint64_t)(j * n / m);
+                int64_t v;
+                switch (pattern) {
+                case 0: v = (int64_t)(r % (2 * n)); break;                /* anywhere, past n too */
+                case 1: v = (int64_t)(n - j * n / m); break;               /* falling from n to 0 */
+                case 2: v = r % 5 ? (int64_t)rise : -1 - (int64_t)(r % 3000); break; /* negative */
+                case 3: v = r % 4 ? (int64_t)(rise + n / 3) : (int64_t)1 << 40; break; /* past n */
+                case 4: v = (int64_t)(r % 3 ? rise : rise / 2 + (r % 2) * 2 * n); break;
+                default: v = (int64_t)(r % (n + 300)); break; /* far more than n */
+                }
+                memcpy(offs + j * unit, &v, unit); /* little-endian hosts */
+            }
+            bki = make_buffer(total * ks, kin);
+            bvi = make_buffer(total * vs, vin);
+            memset(kgot, POISON, total * ks);
+            memset(vgot, POISON, total * vs);
+            bko = in_place ? bki : make_buffer(total * ks, kgot);
+            bvo = in_place ? bvi : make_buffer(total * vs, vgot);
+            bsegs = make_buffer((m + 1) * unit, offs);
+            memset(&segs, 0, sizeof segs);
+            segs.kind = CLPRIM_SEGMENTS_OFFSETS;
+            segs.type = offset_types[t];
+            segs.mem = bsegs;
+            segs.num_segments = m;
+            memset(&d, 0, sizeof d);
+            d.key_type = key;
+            d.value_size = vs;
+            d.descending = (int)t / 2;
+            st = clprim_segmented_sort(ctx, NULL, &d, &segs, bki, MARGIN, bko, MARGIN, bvi, MARGIN,
+                                       bvo, MARGIN, n, 0, NULL, NULL);
+            if (st != CLPRIM_SUCCESS) {
+                fprintf(stderr, "FAILED wrong offsets %d (%s): %s\n", pattern,
+                        clprim_type_name(offset_types[t]), clprim_status_string(st));
+                ++failures;
+            } else {
+                read_buffer(bko, total * ks, kgot);
+                read_buffer(bvo, total * vs, vgot);
+                if (!margins_ok(kgot, total, MARGIN, n, ks) ||
+                    !margins_ok(vgot, total, MARGIN, n, vs)) {
+                    fprintf(stderr, "FAILED wrong offsets %d (%s)%s: written outside the "
+                            "output\n", pattern, clprim_type_name(offset_types[t]),
+                            in_place ? " in place" : "");
+                    ++failures;
+                } else if (!in_place) {
+                    read_buffer(bki, total * ks, kgot);
+                    read_buffer(bvi, total * vs, vgot);
+                    if (memcmp(kgot, kin, total * ks) || memcmp(vgot, vin, total * vs)) {
+                        fprintf(stderr, "FAILED wrong offsets %d (%s): the input changed\n",
+                                pattern, clprim_type_name(offset_types[t]));
+                        ++failures;
+                    }
+                }
+            }
+            if (!in_place) {
+                clReleaseMemObject(bko);
+                clReleaseMemObject(bvo);
+            }
+            clReleaseMemObject(bki);
+            clReleaseMemObject(bvi);
+            clReleaseMemObject(bsegs);
+            free(kin);
+            free(vin);
+            free(kgot);
+            free(vgot);
+            free(offs);
+        }
     if (failures)
         fail_msg("%d failing cases", failures);
 }
@@ -865,6 +1055,23 @@ static void test_wide(void **state)
         fail_msg("%d failing cases", failures);
 }
 
+/* The segmented sort with 64-bit positions (CLPRIM_SORT_WIDE=1): every
+ * other case of segmented_edges. */
+static void test_segmented_wide(void **state)
+{
+    clprim_context *saved = ctx;
+    int failures;
+    (void)state;
+    setenv("CLPRIM_SORT_WIDE", "1", 1);
+    ctx = tu_context();
+    failures = segmented_edges(tu_seed() ^ 0x5e9a1du, 2);
+    clprim_context_release(ctx);
+    ctx = saved;
+    unsetenv("CLPRIM_SORT_WIDE");
+    if (failures)
+        fail_msg("%d failing cases", failures);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -874,6 +1081,8 @@ int main(void)
         cmocka_unit_test(test_refused),  cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_wide),     cmocka_unit_test(test_one_buffer),
         cmocka_unit_test(test_bit_ranges), cmocka_unit_test(test_segmented),
+        cmocka_unit_test(test_segmented_edges), cmocka_unit_test(test_segmented_wrong_offsets),
+        cmocka_unit_test(test_segmented_wide),
     };
     int rc;
     ctx = tu_context();
