@@ -1278,13 +1278,14 @@ CLPRIM_API clprim_status clprim_split(clprim_context *ctx, cl_command_queue queu
  * to n without falling; they are not checked here (the blocking helper
  * checks them): offsets that fall or pass n give an unspecified order, but
  * never a read or write outside the n keys. Empty segments are allowed.
- * How: the array is cut into tiles of the sort's size (NVIDIA H100: 6,144
- * keys); each work-group sorts the segments that start in its tile in
- * local memory, together, and a segment longer than a tile alone, in
- * passes over global memory by one work-group (long segments in few
- * numbers sort faster one clprim_sort each). In place as clprim_sort
- * (keys_out == keys_in at the same offset, values likewise); other
- * overlaps, and segments->mem overlapping an output, are refused.
+ * How: the array is cut into tiles (NVIDIA, 4-byte keys: 3,072 keys);
+ * each work-group sorts the segments that start in its tile in local
+ * memory, together (segments of up to 32 keys one per work-item), and a
+ * segment longer than a tile alone, in passes over global memory by one
+ * work-group (long segments in few numbers sort faster one clprim_sort
+ * each). In place as clprim_sort (keys_out == keys_in at the same offset,
+ * values likewise); other overlaps, and segments->mem overlapping an
+ * output, are refused.
  * Non-blocking with clprim_sort's queue, wait-list, event and buffer rules;
  * temporary memory (n keys and n values when n exceeds a tile) from the
  * context's pool. Thread safety: as clprim_sort. */
