@@ -161,27 +161,19 @@ SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong 
     T key[ITEMS];
     ushort src[ITEMS];
 
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint slot = sort_slot(k);
-        src[k] = (ushort)slot;
-        if (slot < valid)
-            key[k] = kin[kin_off + base + slot];
-    }
+    sort_load_tile(kin + kin_off + base, valid, key, src);
     sort_local(key, src, valid, kmode, begin_bit, end_bit, SORT_TILE_ARGS);
+    if (!pairs) {
+        sort_store_tile(key, src, valid, kout + kout_off, vin + vin_off, vout + vout_off);
+        return;
+    }
     const uint width = end_bit - begin_bit;
     const T range = width < KEY_BITS ? (((T)1 << width) - 1) : ~(T)0;
     for (uint k = 0; k < ITEMS; ++k) {
         const uint slot = sort_slot(k);
         if (slot < valid) {
-            if (pairs) {
-                const T o = (sort_ordered(key[k], kmode) >> begin_bit) & range;
-                pairs[base + slot] = PAIR_MAKE(o, base + src[k]);
-            } else {
-                kout[kout_off + slot] = key[k];
-#if VALUE_SIZE > 0
-                vout[vout_off + slot] = vin[vin_off + src[k]];
-#endif
-            }
+            const T o = (sort_ordered(key[k], kmode) >> begin_bit) & range;
+            pairs[base + slot] = PAIR_MAKE(o, base + src[k]);
         }
     }
 }

@@ -171,22 +171,9 @@ inline void sort_short_segment(global const T *kin, global T *kout, global const
 {
     T key[ITEMS];
     ushort src[ITEMS];
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint slot = sort_slot(k);
-        src[k] = (ushort)slot;
-        if (slot < len)
-            key[k] = kin[slot];
-    }
+    sort_load_tile(kin, len, key, src);
     sort_local(key, src, len, kmode, begin_bit, end_bit, SORT_TILE_ARGS);
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint slot = sort_slot(k);
-        if (slot < len) {
-            kout[slot] = key[k];
-#if VALUE_SIZE > 0
-            vout[slot] = vin[src[k]];
-#endif
-        }
-    }
+    sort_store_tile(key, src, len, kout, vin, vout);
 }
 
 /* segidx[p] for the len positions of a window: the index of the segment
@@ -236,12 +223,7 @@ inline void sort_window(global const T *kin, global T *kout, global const sort_v
     ushort src[ITEMS], orig[ITEMS];
     if (ibits)
         seg_indices(offs, off64, first, count_segs, at, n, len, segidx, scratch);
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint slot = sort_slot(k);
-        src[k] = (ushort)slot;
-        if (slot < len)
-            key[k] = kin[slot];
-    }
+    sort_load_tile(kin, len, key, src);
     /* one loop over the key's digits and then the index's, so that the
      * ranking is written out once (PoCL's compile time grows with each) */
     for (uint p = 0; p < passes; ++p) {
@@ -278,15 +260,7 @@ inline void sort_window(global const T *kin, global T *kout, global const sort_v
             if (sort_slot(k) < len)
                 key[k] = lkeys[src[k]];
     }
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint slot = sort_slot(k);
-        if (slot < len) {
-            kout[slot] = key[k];
-#if VALUE_SIZE > 0
-            vout[slot] = vin[src[k]];
-#endif
-        }
-    }
+    sort_store_tile(key, src, len, kout, vin, vout);
 }
 
 /* Windows whose segments all hold at most SORT_SEG_SMALL keys sort one

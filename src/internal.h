@@ -636,6 +636,15 @@ clprim_status clprim__sort_keys_of(clprim_context *ctx, const clprim_sort_desc *
 clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_sort_desc *d,
                                        const clprim__sort_keys *f, size_t n, size_t extra_local,
                                        size_t extra_per_key);
+/* The blocking sort helpers' shared part: desc, keys and values checked,
+ * copied to new buffers, sorted there in place by sort(ctx, desc, keys,
+ * values (NULL without values), n, arg), read back; the buffers released. */
+typedef clprim_status (*clprim__sort_in_place)(clprim_context *ctx, const clprim_sort_desc *desc,
+                                               cl_mem keys, cl_mem values, size_t n,
+                                               const void *arg);
+clprim_status clprim__sort_host_with(clprim_context *ctx, const clprim_sort_desc *desc, void *keys,
+                                    void *values, size_t n, clprim__sort_in_place sort,
+                                    const void *arg);
 /* The sort program of kernel file `file` for f, value_size and p, its
  * kernel bound_entry bounded to the row's max_regs. */
 clprim_status clprim__sort_program(clprim__launch *l, const char *file, const char *bound_entry,

@@ -646,8 +646,9 @@ clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_de
     return CLPRIM_SUCCESS;
 }
 
-clprim_status clprim_sort_host(clprim_context *ctx, const clprim_sort_desc *desc, void *keys,
-                               void *values, size_t n)
+clprim_status clprim__sort_host_with(clprim_context *ctx, const clprim_sort_desc *desc, void *keys,
+                                    void *values, size_t n, clprim__sort_in_place sort,
+                                    const void *arg)
 {
     cl_mem bk = NULL, bv = NULL;
     size_t key, vs;
@@ -670,7 +671,7 @@ clprim_status clprim_sort_host(clprim_context *ctx, const clprim_sort_desc *desc
     if (st == CLPRIM_SUCCESS && vs)
         st = clprim__host_buffer_unlocked(ctx, vs * n, values, &bv);
     if (st == CLPRIM_SUCCESS)
-        st = clprim_sort(ctx, NULL, desc, bk, 0, bk, 0, bv, 0, bv, 0, n, 0, NULL, NULL);
+        st = sort(ctx, desc, bk, bv, n, arg);
     if (st == CLPRIM_SUCCESS && n)
         st = clprim__host_read_unlocked(ctx, bk, key * n, keys, 0, NULL);
     if (st == CLPRIM_SUCCESS && n && vs)
@@ -680,4 +681,17 @@ clprim_status clprim_sort_host(clprim_context *ctx, const clprim_sort_desc *desc
     if (bv)
         clReleaseMemObject(bv);
     return st;
+}
+
+static clprim_status sort_in_place(clprim_context *ctx, const clprim_sort_desc *desc, cl_mem keys,
+                                   cl_mem values, size_t n, const void *arg)
+{
+    (void)arg;
+    return clprim_sort(ctx, NULL, desc, keys, 0, keys, 0, values, 0, values, 0, n, 0, NULL, NULL);
+}
+
+clprim_status clprim_sort_host(clprim_context *ctx, const clprim_sort_desc *desc, void *keys,
+                               void *values, size_t n)
+{
+    return clprim__sort_host_with(ctx, desc, keys, values, n, sort_in_place, NULL);
 }

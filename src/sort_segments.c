@@ -205,46 +205,33 @@ clprim_status clprim_segmented_sort(clprim_context *ctx, cl_command_queue queue,
     return clprim__launch_run(ctx, &call, seg_body, &a, event);
 }
 
+/* The host helper's segments: checked and copied to a buffer, then the
+ * sort in place. */
+typedef struct host_segs {
+    const clprim_segments *s;
+    const void *host;
+} host_segs;
+
+static clprim_status segmented_in_place(clprim_context *ctx, const clprim_sort_desc *desc,
+                                        cl_mem keys, cl_mem values, size_t n, const void *arg)
+{
+    const host_segs *h = arg;
+    clprim_segments dev;
+    cl_mem bs = NULL;
+    clprim_status st = clprim__segments_host(ctx, h->s, h->host, n, &dev, &bs);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim_segmented_sort(ctx, NULL, desc, &dev, keys, 0, keys, 0, values, 0, values, 0,
+                                   n, 0, NULL, NULL);
+    if (bs)
+        clReleaseMemObject(bs);
+    return st;
+}
+
 clprim_status clprim_segmented_sort_host(clprim_context *ctx, const clprim_sort_desc *desc,
                                          const clprim_segments *segments,
                                          const void *host_segments, void *keys, void *values,
                                          size_t n)
 {
-    cl_mem bk = NULL, bv = NULL, bs = NULL;
-    clprim_segments dev;
-    size_t key, vs;
-    clprim_status st;
-
-    if (!ctx)
-        return CLPRIM_INVALID_ARGUMENT;
-    if (!desc)
-        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
-    key = clprim_type_size(desc->key_type);
-    vs = desc->value_size;
-    if (!key)
-        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE, "desc->key_type %d is not a "
-                                     "clprim_type", (int)desc->key_type);
-    if (n && (!keys || (vs && !values)))
-        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "keys or values is NULL");
-    if (n && ((key * n) / n != key || (vs && (vs * n) / n != vs)))
-        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "n = %zu keys overflow size_t", n);
-    st = clprim__segments_host(ctx, segments, host_segments, n, &dev, &bs);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim__host_buffer_unlocked(ctx, key * n, keys, &bk);
-    if (st == CLPRIM_SUCCESS && vs)
-        st = clprim__host_buffer_unlocked(ctx, vs * n, values, &bv);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim_segmented_sort(ctx, NULL, desc, &dev, bk, 0, bk, 0, bv, 0, bv, 0, n, 0, NULL,
-                                   NULL);
-    if (st == CLPRIM_SUCCESS && n)
-        st = clprim__host_read_unlocked(ctx, bk, key * n, keys, 0, NULL);
-    if (st == CLPRIM_SUCCESS && n && vs)
-        st = clprim__host_read_unlocked(ctx, bv, vs * n, values, 0, NULL);
-    if (bk)
-        clReleaseMemObject(bk);
-    if (bv)
-        clReleaseMemObject(bv);
-    if (bs)
-        clReleaseMemObject(bs);
-    return st;
+    const host_segs h = {segments, host_segments};
+    return clprim__sort_host_with(ctx, desc, keys, values, n, segmented_in_place, &h);
 }
