@@ -95,6 +95,7 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong t = tickets[0], base = t * TILE;
     const uint valid = (uint)min((ulong)TILE, n - base);
+#pragma unroll
     for (uint k = 0; k < ITEMS; ++k) {
         const uint slot = sort_slot(k);
         if (slot < valid)
@@ -118,11 +119,19 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
         POS_T before = hist[d];
         sd.words += d * LB_WORDS;
         /* (published early, above) */
+#if defined(SORT_ABLATE) && (SORT_ABLATE & 1)
+        (void)sd; /* profiling only (results wrong): the pass without its look-back */
+#else
         before = clprim_tile_prefix(sd, t, generation, count[d], before,
                                     TP_SERIAL | TP_PUBLISHED, kin, n, kmode, shift, mask, d);
+#endif
         off[d] = before - start[d];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#if defined(SORT_ABLATE) && (SORT_ABLATE & 2)
+    /* profiling only (results wrong): the pass without its global writes */
+    if (lkeys[lid] == (T)0x12345)
+#endif
     sort_write_tile(lkeys, lsrc, off, valid, kmode, shift, mask, kout,
                     vin + vin_off + base, vout + vout_off);
     if (lid == 0)
