@@ -74,34 +74,25 @@ SORT_KERNEL sort_histogram_scan(global POS_T *hist, ulong hist_off)
 }
 
 #if CLPRIM_SINGLE_PASS
-SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ulong kout_off,
-                          global const sort_value *vin, ulong vin_off, global sort_value *vout,
-                          ulong vout_off, ulong n, uint kmode, uint shift, uint bits,
-                          global const POS_T *hist, ulong hist_off, global uchar *state,
-                          ulong state_off, uint generation)
+/* One tile of a one-sweep pass: tile t (keys base .. base + valid - 1)
+ * ranked, its digit counts published, its place found by look-back, and
+ * written out. `valid` is the constant TILE for a full tile, which folds
+ * every per-key bounds test away (SORT_HOLDS). */
+inline void sort_onesweep_tile(global const T *kin, global T *kout, global const sort_value *vin,
+                               global sort_value *vout, ulong n, uint kmode, uint shift,
+                               uint mask, global const POS_T *hist, clprim_tiles s,
+                               uint generation, ulong t, ulong base, uint valid,
+                               SORT_TILE_PARAMS, local POS_T *off, local sort_value *lvals)
 {
-    SORT_TILE_LOCALS;
-    local POS_T off[SORT_RADIX];
-    local uint tickets[2];
-    const uint lid = get_local_id(0), mask = (1u << bits) - 1u;
-    const ulong tiles = (n + TILE - 1) / TILE;
-    const clprim_tiles s = clprim_tiles_at(state + state_off, 0);
+    const uint lid = get_local_id(0);
     T key[ITEMS];
-
-    kin += kin_off;
-    kout += kout_off;
-    hist += hist_off;
-    clprim_tiles_take(s, 0, 0, tiles, tickets);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong t = tickets[0], base = t * TILE;
-    const uint valid = (uint)min((ulong)TILE, n - base);
-#pragma unroll
+    ushort rank[ITEMS];
+    SORT_UNROLL
     for (uint k = 0; k < ITEMS; ++k) {
         const uint slot = sort_slot(k);
-        if (slot < valid)
+        if (SORT_HOLDS(slot, valid))
             key[k] = kin[base + slot];
     }
-    ushort rank[ITEMS];
     sort_rank_count(key, rank, valid, kmode, shift, mask, count, whist);
     /* the tile's counts out before it places its keys, so that the tiles
      * after it find them sooner; tile 0 knows its place from the histogram */
@@ -113,6 +104,18 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
     }
     sort_rank_place(key, 0, 1, rank, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist,
                     scratch);
+#if SORT_STAGE_VALUES
+    /* the values read in tile order (coalesced) and placed beside their
+     * keys, so that they leave as the keys do rather than gathered from
+     * their sources; read after the ranking (not with the keys) so that
+     * they hold no registers through it, as CUB does */
+    SORT_UNROLL
+    for (uint k = 0; k < ITEMS; ++k) {
+        const uint slot = sort_slot(k);
+        if (SORT_HOLDS(slot, valid))
+            lvals[rank[k]] = vin[base + slot];
+    }
+#endif
     /* each digit's place: the others look back over their predecessors' */
     for (uint d = lid; d < SORT_RADIX; d += WG_SIZE) {
         clprim_tiles sd = s;
@@ -132,9 +135,45 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
     /* profiling only (results wrong): the pass without its global writes */
     if (lkeys[lid] == (T)0x12345)
 #endif
-    sort_write_tile(lkeys, lsrc, off, valid, kmode, shift, mask, kout,
-                    vin + vin_off + base, vout + vout_off);
-    if (lid == 0)
+    sort_write_tile(lkeys, lsrc, lvals, off, valid, kmode, shift, mask, kout, vin + base, vout);
+}
+
+SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ulong kout_off,
+                          global const sort_value *vin, ulong vin_off, global sort_value *vout,
+                          ulong vout_off, ulong n, uint kmode, uint shift, uint bits,
+                          global const POS_T *hist, ulong hist_off, global uchar *state,
+                          ulong state_off, uint generation)
+{
+#if SORT_STAGE_VALUES
+    SORT_TILE_LOCALS_SRC(local ushort *lsrc = 0);
+    local sort_value lvals[TILE];
+#else
+    SORT_TILE_LOCALS;
+    local sort_value *lvals = 0;
+#endif
+    local POS_T off[SORT_RADIX];
+    local uint tickets[2];
+    const uint mask = (1u << bits) - 1u;
+    const ulong tiles = (n + TILE - 1) / TILE;
+    const clprim_tiles s = clprim_tiles_at(state + state_off, 0);
+
+    clprim_tiles_take(s, 0, 0, tiles, tickets);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong t = tickets[0], base = t * TILE;
+    const uint valid = (uint)min((ulong)TILE, n - base);
+#if SORT_MATCH
+    /* a second copy for full tiles, without bounds tests (NVIDIA only: the
+     * split ranking's copy would double a CPU compiler's work) */
+    if (valid == TILE)
+        sort_onesweep_tile(kin + kin_off, kout + kout_off, vin + vin_off, vout + vout_off, n,
+                           kmode, shift, mask, hist + hist_off, s, generation, t, base, TILE,
+                           SORT_TILE_ARGS, off, lvals);
+    else
+#endif
+        sort_onesweep_tile(kin + kin_off, kout + kout_off, vin + vin_off, vout + vout_off, n,
+                           kmode, shift, mask, hist + hist_off, s, generation, t, base, valid,
+                           SORT_TILE_ARGS, off, lvals);
+    if (get_local_id(0) == 0)
         clprim_tiles_finish(s);
 }
 #endif

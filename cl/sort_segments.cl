@@ -151,7 +151,7 @@ inline void sort_long_segment(global const T *kin, global T *kout, global T *kt,
             for (uint d = lid; d < SORT_RADIX; d += WG_SIZE)
                 adj[d] = min(off[d], (POS_T)len - count[d]) - start[d];
             barrier(CLK_LOCAL_MEM_FENCE);
-            sort_write_tile(lkeys, lsrc, adj, valid, kmode, shift, mask, kd, vs + base, vd);
+            sort_write_tile(lkeys, lsrc, 0, adj, valid, kmode, shift, mask, kd, vs + base, vd);
             for (uint d = lid; d < SORT_RADIX; d += WG_SIZE)
                 off[d] += count[d];
             barrier(CLK_LOCAL_MEM_FENCE);

@@ -150,9 +150,11 @@ clprim_status clprim__sort_program(clprim__launch *l, const char *file, const ch
     char *params = clprim__format("#define VALUE_SIZE %zu\n#define ITEMS %u\n#define SORT_WIDE %d\n"
                                   "#define SORT_MATCH %d\n#define LOOKBACK_SPINS %u\n"
                                   "#define BITONIC_TILE %u\n#define SORT_POLL_NS %u\n"
-                                  "#define SORT_SOURCES %d\n",
+                                  "#define SORT_SOURCES %d\n#define SORT_KMODE_IN %d\n"
+                                  "#define SORT_KMODE_VALUE %uu\n#define SORT_STAGE_VALUES %d\n",
                                   value_size, p->items, f->wide, p->match, p->t.lookback_spins,
-                                  p->btile, p->t.poll_ns, p->sources);
+                                  p->btile, p->t.poll_ns, p->sources, p->t.kind_in_program != 0,
+                                  p->t.kind_in_program ? f->kmode : 0u, p->stage);
     clprim_status st;
     if (!params)
         return clprim__fail(l->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -367,12 +369,17 @@ clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_s
     p.match = has_match(ctx) && p.t.wg_size % 32 == 0 ? (int)p.t.match : 0; /* 1 match.any, 2 votes */
     p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC ||
                 extra_local + extra_per_key > 0;
-    /* the tile fits local memory and 16-bit positions; bitonic merges need
-     * whole powers of two */
+    p.stage = p.match && d->value_size > 0 && p.algo == CLPRIM_SORT_ONESWEEP &&
+              extra_local + extra_per_key == 0 && p.t.stage_values;
+    /* the tile fits local memory (sort_tile's with sources, a staging
+     * one-sweep pass's with values) and 16-bit positions; bitonic merges
+     * need whole powers of two */
     p.items = extra_local + extra_per_key > 0 && p.t.segment_items ? p.t.segment_items : p.t.items;
     while (p.items > 1 &&
            (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match, p.sources) +
                     extra_per_key * p.t.wg_size * p.items > budget ||
+            (p.stage && SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size + d->value_size,
+                                         p.match, 0) > budget) ||
             (size_t)p.t.wg_size * p.items > SORT_MAX_TILE ||
             (p.algo == CLPRIM_SORT_TILE_BITONIC && (p.items & (p.items - 1)))))
         --p.items;

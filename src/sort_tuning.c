@@ -40,10 +40,21 @@ static const struct clprim__sort_row rows[] = {
      * 8 / 12 / 15 (24 clamped by local memory) keys per work-item 14.0 /
      * 7.1 / 9.1 ms and 10.7 / 10.9 / 12.2 ms (the latter before the
      * per-work-item sort of short segments); without the 64-register bound
-     * 10.9 and 14.1 ms, with 96 11.6 and 14.9. 64-bit keys: unmeasured. */
+     * 10.9 and 14.1 ms, with 96 11.6 and 14.9. 64-bit keys: unmeasured.
+     * 2026-11-26, the ranking rebuilt (bench/2026-11-26-h100/sortprof/,
+     * docs/performance.md "The ranking rebuilt"): uint32 keys at 2^28 with
+     * the key kind compiled in 6.90 ms, without 7.73; 24 / 26 / 28 / 30 /
+     * 32 per work-item one pass 1521 / 1542 / 1460 / 1459 / 1547 us (28
+     * and 32 at 72 registers 1522 / 1453): 28 taken, 6.63-6.67 ms. uint32
+     * pairs with values staged in local memory 11.91 ms at 17 per
+     * work-item (the most local memory allows), 12.21 at 16, gathered
+     * 14.04. uint64 keys with the kind compiled in 22.0 ms, without 24.1;
+     * 12 / 16 / 20 per work-item 21.1 / 20.5 / 22.0 ms in one lease (16
+     * taken; 96 registers: slower); 64-bit pairs staged: unmeasured, so
+     * not staged. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
      .t = {.wg_size = 256,
-           .items = 20,
+           .items = 16,
            .pairs_items = 12,
            .segment_items = 0,
            .hist_groups_per_cu = 8,
@@ -52,11 +63,13 @@ static const struct clprim__sort_row rows[] = {
            .match = 2,
            .max_regs = 64,
            .poll_ns = 50,
+           .kind_in_program = 1,
+           .stage_values = 0,
            .source = "NVIDIA GPU, 64-bit keys"}},
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
-           .items = 24,
-           .pairs_items = 16,
+           .items = 28,
+           .pairs_items = 17,
            .segment_items = 12,
            .hist_groups_per_cu = 8,
            .bitonic_tile = 1024,
@@ -64,6 +77,8 @@ static const struct clprim__sort_row rows[] = {
            .match = 2,
            .max_regs = 64,
            .poll_ns = 50,
+           .kind_in_program = 1,
+           .stage_values = 1,
            .source = "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 1-bit splits in local memory. Unmeasured. */
     {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},

@@ -104,7 +104,11 @@
       "NVIDIA: a warp ranks keys by one vote per digit bit (2), match.any (1), 1-bit splits (0)") \
     X(S, max_regs, U, "CLPRIM_SORT_MAX_REGS", 0, 0,                                             \
       "NVIDIA: registers sort_onesweep is bounded to (0: the compiler's choice)")               \
-    X(S, poll_ns, U, "CLPRIM_SORT_POLL_NS", 0, 0, "NVIDIA: nanoseconds between look-back polls")
+    X(S, poll_ns, U, "CLPRIM_SORT_POLL_NS", 0, 0, "NVIDIA: nanoseconds between look-back polls") \
+    X(S, kind_in_program, U, "CLPRIM_SORT_KIND_IN_PROGRAM", 0, 1,                               \
+      "1: the key kind and direction compiled in (a program per kind), 0: an argument") \
+    X(S, stage_values, U, "CLPRIM_SORT_STAGE_VALUES", 0, 1,                                     \
+      "warp ranking, 1: values read in tile order and placed in local memory beside their keys")
 
 /* The primitives: X(name, struct, PARAMS list) */
 #define CLPRIM__TUNED_PRIMITIVES(X)                                                             \

@@ -1085,6 +1085,8 @@ int main(void)
         cmocka_unit_test(test_segmented_wide),
     };
     int rc;
+    if (getenv("TU_FILTER")) /* e.g. "test_segmented*": one part on a slow device */
+        cmocka_set_test_filter(getenv("TU_FILTER"));
     ctx = tu_context();
     clprim_context_device_info(ctx, &info);
     rc = cmocka_run_group_tests(tests, NULL, NULL);
