@@ -87,7 +87,7 @@ inline void sort_onesweep_tile(global const T *kin, global T *kout, global const
     const uint lid = get_local_id(0);
     T key[ITEMS];
     ushort rank[ITEMS];
-    SORT_UNROLL
+#pragma unroll
     for (uint k = 0; k < ITEMS; ++k) {
         const uint slot = sort_slot(k);
         if (SORT_HOLDS(slot, valid))
@@ -109,7 +109,7 @@ inline void sort_onesweep_tile(global const T *kin, global T *kout, global const
      * keys, so that they leave as the keys do rather than gathered from
      * their sources; read after the ranking (not with the keys) so that
      * they hold no registers through it, as CUB does */
-    SORT_UNROLL
+#pragma unroll
     for (uint k = 0; k < ITEMS; ++k) {
         const uint slot = sort_slot(k);
         if (SORT_HOLDS(slot, valid))

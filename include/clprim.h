@@ -28,7 +28,9 @@
  *   output; in place, that means part of its input is gone.
  * - Kernels are compiled for the device at first use (and cached in memory per
  *   context), so the first call of each element type / operator combination is
- *   slower than the following ones.
+ *   slower than the following ones. On NVIDIA GPUs the radix sort compiles one
+ *   program per key type and direction (the sort tuning field
+ *   kind_in_program, docs/tuning.md), for speed.
  *
  * Thread safety
  * -------------

@@ -369,20 +369,22 @@ clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_s
     p.match = has_match(ctx) && p.t.wg_size % 32 == 0 ? (int)p.t.match : 0; /* 1 match.any, 2 votes */
     p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC ||
                 extra_local + extra_per_key > 0;
-    p.stage = p.match && d->value_size > 0 && p.algo == CLPRIM_SORT_ONESWEEP &&
-              extra_local + extra_per_key == 0 && p.t.stage_values;
-    /* the tile fits local memory (sort_tile's with sources, a staging
-     * one-sweep pass's with values) and 16-bit positions; bitonic merges
-     * need whole powers of two */
+    /* the tile fits local memory and 16-bit positions; bitonic merges need
+     * whole powers of two */
     p.items = extra_local + extra_per_key > 0 && p.t.segment_items ? p.t.segment_items : p.t.items;
     while (p.items > 1 &&
            (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match, p.sources) +
                     extra_per_key * p.t.wg_size * p.items > budget ||
-            (p.stage && SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size + d->value_size,
-                                         p.match, 0) > budget) ||
             (size_t)p.t.wg_size * p.items > SORT_MAX_TILE ||
             (p.algo == CLPRIM_SORT_TILE_BITONIC && (p.items & (p.items - 1)))))
         --p.items;
+    /* one-sweep passes place values beside their keys where the tile still
+     * fits with them: only that was measured (4-byte values); a tile shrunk
+     * to make room would mean more tiles and look-back steps */
+    p.stage = p.match && d->value_size > 0 && p.algo == CLPRIM_SORT_ONESWEEP &&
+              extra_local + extra_per_key == 0 && p.t.stage_values &&
+              SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size + d->value_size, p.match,
+                               0) <= budget;
     p.btile = p.t.bitonic_tile;
     while (p.btile > 2 && (SORT_BITONIC_LOCAL_BYTES((size_t)p.btile, pair) > budget ||
                            p.btile > p.t.wg_size * p.items))

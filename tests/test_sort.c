@@ -341,12 +341,14 @@ done:
     return failed;
 }
 
-/* Sizes around the tile (the CPU rows' tiles: 256 keys; the GPUs' up to
- * 4096), powers of two, and random ones. */
+/* Sizes around the tile (the CPU rows' tiles: 256 keys; NVIDIA's 4096 for
+ * 8-byte keys, 4352 with values, 7168 for 4-byte keys), powers of two, and
+ * random ones. */
 static size_t edge_size(uint64_t *s)
 {
-    static const size_t sizes[] = {1, 2, 31, 33, 255, 256, 257, 511, 1023, 1025, 4095, 4096,
-                                   4097, 8191, 65537};
+    static const size_t sizes[] = {1,    2,    31,   33,   255,  256,  257,   511,  1023,
+                                   1025, 4095, 4096, 4097, 4351, 4352, 4353,  7167, 7168,
+                                   7169, 8191, 14336, 65537};
     const uint64_t r = tu_rand(s);
     return r % 4 == 0 ? (size_t)(tu_rand(s) % 100000) + 1 : sizes[r % (sizeof sizes / sizeof *sizes)];
 }
