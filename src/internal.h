@@ -625,7 +625,8 @@ typedef struct clprim__sort_plan {
     clprim__sort_tuning t;
     unsigned items, btile;
     int match, sources;
-    int stage; /* one-sweep passes place values in local memory beside their keys */
+    int stage;      /* one-sweep passes place values in local memory beside their keys */
+    int kind_fixed; /* the key kind and direction compiled into the program */
 } clprim__sort_plan;
 
 /* Lock held. Checks the key type, bit range and value size. */

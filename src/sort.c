@@ -153,8 +153,8 @@ clprim_status clprim__sort_program(clprim__launch *l, const char *file, const ch
                                   "#define SORT_SOURCES %d\n#define SORT_KMODE_IN %d\n"
                                   "#define SORT_KMODE_VALUE %uu\n#define SORT_STAGE_VALUES %d\n",
                                   value_size, p->items, f->wide, p->match, p->t.lookback_spins,
-                                  p->btile, p->t.poll_ns, p->sources, p->t.kind_in_program != 0,
-                                  p->t.kind_in_program ? f->kmode : 0u, p->stage);
+                                  p->btile, p->t.poll_ns, p->sources, p->kind_fixed,
+                                  p->kind_fixed ? f->kmode : 0u, p->stage);
     clprim_status st;
     if (!params)
         return clprim__fail(l->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -358,6 +358,7 @@ clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_s
 {
     /* extra_local, extra_per_key: what a caller's kernels hold beside a
      * tile (the segmented sort's; it always keeps sources) */
+    const int whole = extra_local + extra_per_key == 0; /* a whole-array sort */
     const size_t local = (size_t)ctx->info.local_mem_size;
     const size_t budget = local > 2048 + extra_local ? local - 1024 - extra_local : 0;
     const size_t pair = f->size == 4 && !f->wide ? 8 : 16;
@@ -367,11 +368,10 @@ clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_s
         p.algo = ctx->info.has_single_pass ? CLPRIM_SORT_ONESWEEP : CLPRIM_SORT_SPLIT_LSB;
     p.t = clprim__sort_tuning_for(ctx, f->size, n, d->value_size > 0);
     p.match = has_match(ctx) && p.t.wg_size % 32 == 0 ? (int)p.t.match : 0; /* 1 match.any, 2 votes */
-    p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC ||
-                extra_local + extra_per_key > 0;
+    p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC || !whole;
     /* the tile fits local memory and 16-bit positions; bitonic merges need
      * whole powers of two */
-    p.items = extra_local + extra_per_key > 0 && p.t.segment_items ? p.t.segment_items : p.t.items;
+    p.items = !whole && p.t.segment_items ? p.t.segment_items : p.t.items;
     while (p.items > 1 &&
            (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match, p.sources) +
                     extra_per_key * p.t.wg_size * p.items > budget ||
@@ -381,10 +381,13 @@ clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_s
     /* one-sweep passes place values beside their keys where the tile still
      * fits with them: only that was measured (4-byte values); a tile shrunk
      * to make room would mean more tiles and look-back steps */
-    p.stage = p.match && d->value_size > 0 && p.algo == CLPRIM_SORT_ONESWEEP &&
-              extra_local + extra_per_key == 0 && p.t.stage_values &&
+    p.stage = p.match && d->value_size > 0 && p.algo == CLPRIM_SORT_ONESWEEP && whole &&
+              p.t.stage_values &&
               SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size + d->value_size, p.match,
                                0) <= budget;
+    /* the segmented sort's kernels also rank segment indices, as unsigned,
+     * which a key kind compiled in would override */
+    p.kind_fixed = whole && p.t.kind_in_program;
     p.btile = p.t.bitonic_tile;
     while (p.btile > 2 && (SORT_BITONIC_LOCAL_BYTES((size_t)p.btile, pair) > budget ||
                            p.btile > p.t.wg_size * p.items))

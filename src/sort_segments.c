@@ -79,9 +79,6 @@ static clprim_status seg_body(clprim__launch *l, const void *args)
     if (a->n == 0 || s->num_segments == 0)
         return CLPRIM_SUCCESS;
     p = clprim__sort_plan_of(ctx, d, &f, a->n, extra, per_key);
-    /* the key kind stays an argument: these kernels also rank segment
-     * indices, as unsigned, which a kind compiled in would override */
-    p.t.kind_in_program = 0;
     st = clprim__sort_program(l, "sort_segments.cl", "sort_segments", &f, vs, &p, &prog);
     if (st != CLPRIM_SUCCESS)
         return st;

@@ -106,9 +106,9 @@
       "NVIDIA: registers sort_onesweep is bounded to (0: the compiler's choice)")               \
     X(S, poll_ns, U, "CLPRIM_SORT_POLL_NS", 0, 0, "NVIDIA: nanoseconds between look-back polls") \
     X(S, kind_in_program, U, "CLPRIM_SORT_KIND_IN_PROGRAM", 0, 1,                               \
-      "1: the key kind and direction compiled in (a program per kind), 0: an argument") \
+      "1: whole-array sorts compile the key kind and direction in (a program per kind)")   \
     X(S, stage_values, U, "CLPRIM_SORT_STAGE_VALUES", 0, 1,                                     \
-      "warp ranking, 1: values read in tile order and placed in local memory beside their keys")
+      "warp ranking, 1: one-sweep passes place values beside their keys where the tile fits")
 
 /* The primitives: X(name, struct, PARAMS list) */
 #define CLPRIM__TUNED_PRIMITIVES(X)                                                             \
