@@ -20,6 +20,33 @@
 #include "common/lookback.clh"
 #endif
 
+/* One tile of the histogram: every key loaded before any is counted. With
+ * each key's load followed by its counts, one load per work-item was in
+ * flight and the kernel ran at half the copy rate (H100, 2^28 uint32: 815
+ * us for 1 GiB, against 1450 us for a whole one-sweep pass). A histogram
+ * needs no order, so the loads are simply strided. */
+inline void sort_histogram_tile(global const T *keys, ulong base, uint valid, uint kmode,
+                                uint begin_bit, uint end_bit, uint passes, local uint *lh)
+{
+    const uint lid = get_local_id(0);
+    T o[ITEMS];
+#pragma unroll
+    for (uint k = 0; k < ITEMS; ++k)
+        o[k] = SORT_HOLDS(k * WG_SIZE + lid, valid) ? keys[base + k * WG_SIZE + lid] : (T)0;
+#pragma unroll
+    for (uint k = 0; k < ITEMS; ++k)
+        o[k] = sort_ordered(o[k], kmode);
+    for (uint p = 0; p < passes; ++p) {
+        const uint shift = begin_bit + p * SORT_RADIX_BITS;
+        const uint bits = min((uint)SORT_RADIX_BITS, end_bit - shift);
+        local uint *h = lh + p * SORT_RADIX;
+#pragma unroll
+        for (uint k = 0; k < ITEMS; ++k)
+            if (SORT_HOLDS(k * WG_SIZE + lid, valid))
+                atomic_inc(&h[(uint)(o[k] >> shift) & ((1u << bits) - 1u)]);
+    }
+}
+
 SORT_KERNEL sort_histogram(global const T *keys, ulong keys_off, ulong n, uint kmode,
                            uint begin_bit, uint end_bit, global POS_T *hist, ulong hist_off)
 {
@@ -33,17 +60,14 @@ SORT_KERNEL sort_histogram(global const T *keys, ulong keys_off, ulong n, uint k
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong step = (ulong)get_num_groups(0) * TILE;
     for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += step) {
-        for (uint k = 0; k < ITEMS; ++k) {
-            const ulong i = base + k * WG_SIZE + lid;
-            if (i < n) {
-                const T o = sort_ordered(keys[i], kmode);
-                for (uint p = 0; p < passes; ++p) {
-                    const uint shift = begin_bit + p * SORT_RADIX_BITS;
-                    const uint bits = min((uint)SORT_RADIX_BITS, end_bit - shift);
-                    atomic_inc(&lh[p * SORT_RADIX + ((uint)(o >> shift) & ((1u << bits) - 1u))]);
-                }
-            }
-        }
+        const uint valid = (uint)min((ulong)TILE, n - base);
+#if SORT_MATCH
+        /* a full tile's copy without bounds tests (NVIDIA only, as the pass) */
+        if (valid == TILE)
+            sort_histogram_tile(keys, base, TILE, kmode, begin_bit, end_bit, passes, lh);
+        else
+#endif
+            sort_histogram_tile(keys, base, valid, kmode, begin_bit, end_bit, passes, lh);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < passes * SORT_RADIX; i += WG_SIZE) {

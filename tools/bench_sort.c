@@ -5,7 +5,9 @@
  * run; every result verified (sorted, a permutation of the input, stable:
  * each value holds its key's input index).
  *
- * DIST: uniform (random over all bits), few (16 distinct keys) or sorted.
+ * DIST: uniform (random over all bits), few (16 distinct keys), sorted, or
+ * narrow (float keys as CUB's benchmarks make them: (24 random bits - 2^23)
+ * x 0.001, whose top digit takes few values).
  * Gkeys/s = n / median device time. "limit" is the fraction of the memory
  * limit of an 8-bit one-sweep sort: its bytes (one read of the keys for the
  * histogram, then per 8-bit pass a read and a write of keys and values)
@@ -60,7 +62,12 @@ static void fill(const char *dist, clprim_type type, unsigned char *keys, size_t
         uint64_t v = clprim_ref_rand(s);
         if (!strcmp(dist, "few"))
             v = (v % 16) * 0x0f1e2d3c4b5a6978ull;
-        else if (!strcmp(dist, "sorted"))
+        else if (!strcmp(dist, "narrow")) {
+            const float f = (float)((long)(v & 0xffffff) - 0x800000) * 0.001f;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            v = u;
+        } else if (!strcmp(dist, "sorted"))
             v = type == CLPRIM_TYPE_FLOAT ? 0x3f800000u + i
                 : type == CLPRIM_TYPE_DOUBLE ? 0x3ff0000000000000ull + i : i;
         if (type == CLPRIM_TYPE_FLOAT && (v & 0x7f800000u) == 0x7f800000u)
@@ -189,8 +196,13 @@ int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value
 {
     sort_bench c;
     bench_module m;
-    if (strcmp(dist, "uniform") && strcmp(dist, "few") && strcmp(dist, "sorted")) {
-        fprintf(stderr, "clprim-bench: --sort takes uniform, few or sorted\n");
+    if (strcmp(dist, "uniform") && strcmp(dist, "few") && strcmp(dist, "sorted") &&
+        strcmp(dist, "narrow")) {
+        fprintf(stderr, "clprim-bench: --sort takes uniform, few, sorted or narrow\n");
+        return 2;
+    }
+    if (!strcmp(dist, "narrow") && type != CLPRIM_TYPE_FLOAT) {
+        fprintf(stderr, "clprim-bench: --sort narrow is for --type float\n");
         return 2;
     }
     memset(&c, 0, sizeof c);

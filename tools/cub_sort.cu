@@ -10,7 +10,10 @@
 //   cub_sort [--n N] [--reps R] [--segments M,M,...]
 //
 // Rows (stdout): what, n, segments, median ms, Gkeys/s, check (each output
-// checked on the host: every segment sorted and holding its own keys).
+// checked on the host: every segment sorted and holding its own keys). With
+// --types, also SortKeys of uint64 keys (random bits), float keys of random
+// bits (no NaNs or infinities, as clprim-bench's) and of CUB's benchmark
+// floats ((24 random bits - 2^23) x 0.001, clprim-bench --sort narrow).
 #include <cub/cub.cuh>
 
 #include <algorithm>
@@ -72,15 +75,49 @@ static bool segments_sorted(const std::vector<uint32_t> &in, const std::vector<u
     return true;
 }
 
+// SortKeys of n keys of type K made by make(i), timed and checked.
+template <class K, class F> static void sort_keys_of(const char *what, size_t n, int reps, F make)
+{
+    std::vector<K> h(n), got(n);
+    for (size_t i = 0; i < n; ++i)
+        h[i] = make(i);
+    K *d_in, *d_out;
+    void *tmp = nullptr;
+    size_t need = 0;
+    CHECK(cudaMalloc(&d_in, n * sizeof(K)));
+    CHECK(cudaMalloc(&d_out, n * sizeof(K)));
+    CHECK(cudaMemcpy(d_in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
+    CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, d_in, d_out, (int)n));
+    CHECK(cudaMalloc(&tmp, need));
+    double ms = median_ms(reps, [&] { cub::DeviceRadixSort::SortKeys(tmp, need, d_in, d_out, (int)n); });
+    CHECK(cudaMemcpy(got.data(), d_out, n * sizeof(K), cudaMemcpyDeviceToHost));
+    std::sort(h.begin(), h.end());
+    const bool ok = h == got;
+    printf("%s,%zu,1,%.3f,%.2f,%s\n", what, n, ms, n / ms / 1e6, ok ? "ok" : "WRONG");
+    CHECK(cudaFree(d_in));
+    CHECK(cudaFree(d_out));
+    CHECK(cudaFree(tmp));
+}
+
+static float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 int main(int argc, char **argv)
 {
     size_t n = (size_t)1 << 28;
     int reps = 11;
     std::vector<size_t> segs = {100000, 10000000};
+    bool types = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string o = argv[i], v = argv[i + 1];
         if (o == "--n")
             n = v.rfind("2^", 0) == 0 ? (size_t)1 << atoi(v.c_str() + 2) : strtoull(v.c_str(), 0, 10);
+        else if (o == "--types")
+            types = v == "1";
         else if (o == "--reps")
             reps = atoi(v.c_str());
         else if (o == "--segments") {
@@ -150,6 +187,23 @@ int main(int argc, char **argv)
         printf("DeviceSegmentedSort::SortKeys,%zu,%zu,%.3f,%.2f,%s\n", n, m, ms, n / ms / 1e6,
                ok ? "ok" : "WRONG");
         CHECK(cudaFree(d_off));
+    }
+    if (types) {
+        CHECK(cudaFree(d_in));
+        CHECK(cudaFree(d_out));
+        CHECK(cudaFree(d_vin));
+        CHECK(cudaFree(d_vout));
+        sort_keys_of<uint64_t>("SortKeys_uint64", n, reps,
+                               [](size_t) { return ((uint64_t)next32() << 32) | next32(); });
+        sort_keys_of<float>("SortKeys_float_random_bits", n, reps, [](size_t) {
+            uint32_t u = next32();
+            if ((u & 0x7f800000u) == 0x7f800000u)
+                u &= ~0x00800000u;
+            return float_of(u);
+        });
+        sort_keys_of<float>("SortKeys_float_narrow", n, reps, [](size_t) {
+            return (float)((long)(next32() & 0xffffff) - 0x800000) * 0.001f;
+        });
     }
     return 0;
 }
