@@ -16,6 +16,11 @@
 //                                                 segments of about 1000): the entry
 //                                                 KERNEL names (seg_loop, seg_single_pass;
 //                                                 the latter needs GROUPS = its tiles)
+//   nv_ptx_harness compact FILE 4 GROUPS [N]     compact_single_pass over int32 as
+//                                                 clprim-bench --compact fills it; the
+//                                                 compaction the entry was built for in
+//                                                 COMPACT (below); GROUPS 0: what
+//                                                 src/compact.c launches on NVIDIA
 //
 // FILE: a clprim disk-cache entry (CLPRIM_CACHE_DIR; on NVIDIA it holds the
 // PTX) or plain PTX. ELEM: 4 or 8 bytes; FLOAT=1 fills floats (the sum is not
@@ -28,10 +33,37 @@
 // order (cl/scan.cl, cl/reduce.cl, cl/sort.cl), as src/ passes them: scan
 // in, in_off, out, out_off, n, state, generation, flags (SCAN_ALIGNED),
 // init (none), init_off; reduce in, in_off, n, out, out_off, state; sort
-// keys only, the digit starts computed here, a new generation each launch.
-// Each list is counted against its entry's .param list in the PTX before
-// the launch, as the library's debug builds count theirs against
-// CL_KERNEL_NUM_ARGS.
+// keys only, the digit starts computed here, a new generation each launch;
+// compact (cl/compact.cl, cl/compact_abi.h, src/compact.c's single_pass) in,
+// in_off, out, out_off, n, flags, flags_off, value (one int32, by value),
+// indices (none), indices_off, lengths (none), lengths_off, count,
+// count_off, state, generation, kflags. Each list is counted against its
+// entry's .param list in the PTX before the launch, as the library's debug
+// builds count theirs against CL_KERNEL_NUM_ARGS (compact's sizes too).
+//
+// compact: the program's defines (MODE, PRED, ITEMS, COMPACT_LOOPED) are
+// not in the cache entry, so COMPACT names the compaction it was built for:
+// flags (clprim-bench --compact select-flags: keep x where its uint8 flag is
+// set; the default when the PTX has the flags' kmask array), select (select:
+// keep x < value), partition (the kept in order, then the rejected in order;
+// count must hold the kept total first, which src/compact.c's compact_count
+// computes and the harness writes once before the launches) or
+// partition-reversed (the rejected from the end backwards, as CUB's
+// DevicePartition). The input: clprim-bench's, int32 uniform in [0, 10000)
+// from tests/reference's generator, kept below value = KEPT * 100 (default
+// 50: half), the uint8 flags the same choice. The tile (work-group size x
+// ITEMS) comes from the size of the kernel's local array `tile` in the PTX
+// (ITEMS=k overrides); the state is cl/common/abi.h's header and two status
+// words per tile, zeroed once; a new generation each launch; kflags
+// COMPACT_ONE_TILE for one tile, COMPACT_KNOWN_TOTAL for partition. An entry
+// built looping (COMPACT_LOOPED 1, NVIDIA's row: its local array scratch2
+// shows it) runs on any grid, src/compact.c launching compute units x 4
+// (GROUPS 0 here); otherwise GROUPS must be the tile count, which the harness
+// launches instead. The count and every output element are checked against a
+// host reference (tests/reference's), the time printed as clprim-bench's
+// ratio (bytes the operation must move, over memcpy's rate), and CUB does the
+// same on the same data (DeviceSelect::Flagged or ::If, DevicePartition::If;
+// not under PROFILE).
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
@@ -261,6 +293,257 @@ static int seg_reduce(const std::string &ptx, const char *name, CUfunction fn, u
     return bad ? 1 : 0;
 }
 
+// Bytes of each parameter of `.entry name(...)` in the PTX (.u64 8, .u32 4,
+// .align A .b8 x[N] N; 0 for a form not known here).
+static std::vector<int> ptx_param_bytes(const std::string &ptx, const char *name)
+{
+    std::vector<int> bytes;
+    const size_t at = ptx.find(std::string(".entry ") + name + "(");
+    const size_t end = at == std::string::npos ? at : ptx.find(')', at);
+    if (end == std::string::npos)
+        return bytes;
+    static const std::regex scalar("^\\.param\\s+\\.[usbf](\\d+)\\s"), array("\\[(\\d+)\\]");
+    for (size_t p = ptx.find(".param", at); p < end; p = ptx.find(".param", p + 6)) {
+        const size_t stop = std::min(ptx.find_first_of(",)", p), end);
+        const std::string one = ptx.substr(p, stop - p);
+        std::smatch m;
+        if (std::regex_search(one, m, scalar))
+            bytes.push_back(std::stoi(m[1].str()) / 8);
+        else if (one.find(".b8") != std::string::npos && std::regex_search(one, m, array))
+            bytes.push_back(std::stoi(m[1].str()));
+        else
+            bytes.push_back(0);
+    }
+    return bytes;
+}
+
+// The arguments' sizes against the PTX's parameters, one by one: exits
+// naming the first that differs.
+static void check_arg_bytes(const std::string &ptx, const char *name, const std::vector<int> &given)
+{
+    const std::vector<int> want = ptx_param_bytes(ptx, name);
+    for (size_t i = 0; i < given.size() && i < want.size(); ++i)
+        if (want[i] != given[i]) {
+            fprintf(stderr, "%s: parameter %zu is %d bytes in the PTX but the harness passes %d\n",
+                    name, i, want[i], given[i]);
+            exit(1);
+        }
+}
+
+// The size in bytes of the PTX's local (.shared) array `var` of entry
+// `name`, as NVIDIA's OpenCL compiler names it (name_$_var); 0 if absent.
+static unsigned long ptx_local_bytes(const std::string &ptx, const char *name, const char *var)
+{
+    const std::string decl = std::string(name) + "_$_" + var + "[";
+    const size_t at = ptx.find(decl);
+    return at == std::string::npos ? 0 : strtoul(ptx.c_str() + at + decl.size(), nullptr, 10);
+}
+
+// clprim's test generator (tests/reference/reference.c: clprim_ref_rand),
+// which clprim-bench fills compactions with
+static unsigned long long ref_rand(unsigned long long *s)
+{
+    unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+struct keep_less { // CUB's select_op for a select / partition by x < value
+    int value;
+    __host__ __device__ bool operator()(const int &x) const { return x < value; }
+};
+
+// cl/compact_abi.h's MODE and kflags
+enum { COMPACT_SELECT = 0, COMPACT_PARTITION = 1, COMPACT_PARTITION_REVERSED = 2 };
+enum { COMPACT_ONE_TILE = 2, COMPACT_KNOWN_TOTAL = 4 };
+
+// compact_single_pass over int32 as clprim-bench --compact fills it (uniform
+// in [0, 10000), kept below KEPT * 100): COMPACT says which compaction the
+// entry was built for (flags: select by uint8 flags, select: by x < value,
+// partition, partition-reversed: by x < value). Arguments as src/compact.c's
+// single_pass passes them; the output and count are checked against a host
+// reference, and CUB does the same compaction on the same data.
+static int compact_pass(const std::string &ptx, CUfunction fn, unsigned wg, unsigned groups,
+                        void *in, void *out, size_t n, double copy, bool profile)
+{
+    const char *name = "compact_single_pass";
+    const bool masks = ptx_local_bytes(ptx, name, "kmask") != 0; // built for flags (PRED 6, 7)
+    const std::string how = getenv("COMPACT") ? getenv("COMPACT") : masks ? "flags" : "";
+    const bool by_flags = how == "flags" || how == "select-flags";
+    const int mode = by_flags || how == "select"   ? COMPACT_SELECT
+                     : how == "partition"          ? COMPACT_PARTITION
+                     : how == "partition-reversed" ? COMPACT_PARTITION_REVERSED
+                                                   : -1;
+    if (mode < 0) {
+        fprintf(stderr, "COMPACT=%s: say flags, select, partition or partition-reversed (what "
+                        "the entry was built for; only flags shows in the PTX)\n", how.c_str());
+        return 2;
+    }
+    if (n == 0) { // src/compact.c launches nothing then
+        fprintf(stderr, "compact: N must be at least 1\n");
+        return 2;
+    }
+    if (masks != by_flags)
+        fprintf(stderr, "warning: COMPACT=%s but the PTX %s a kmask array: an entry built %s "
+                        "uint8 flags?\n", how.c_str(), masks ? "has" : "lacks",
+                masks ? "for" : "without");
+    // the tile: its local array holds PADDED_SIZE(wg * ITEMS) ints
+    // (cl/compact.cl, cl/common/wg_scan.clh); ITEMS=k overrides
+    const unsigned long tile_bytes = ptx_local_bytes(ptx, name, "tile");
+    unsigned items = 0;
+    for (unsigned k = 1; k <= 32 && !items; ++k)
+        if ((wg * k + wg * k / 32 + 1) * 4ul == tile_bytes)
+            items = k;
+    if (getenv("ITEMS")) {
+        const unsigned given = (unsigned)strtoul(getenv("ITEMS"), nullptr, 10);
+        if (items && given != items)
+            fprintf(stderr, "warning: ITEMS=%u, but the PTX's tile (%lu bytes) says %u\n", given,
+                    tile_bytes, items);
+        items = given;
+    } else if (!items) {
+        items = 32; // the NVIDIA row for 4-byte elements (src/compact_tuning.c)
+        fprintf(stderr, "no tile of %lu bytes fits %u work-items; ITEMS=32 taken (set ITEMS)\n",
+                tile_bytes, wg);
+    }
+    const unsigned long long tile = (unsigned long long)wg * items, tiles = (n + tile - 1) / tile;
+    // COMPACT_LOOPED: only the looping kernel uses scratch2 (the next tile's count)
+    const bool looped = ptx_local_bytes(ptx, name, "scratch2") != 0;
+    if (groups == 0) { // src/compact.c: compute units x the row's groups_per_cu (4)
+        int sms = 0;
+        CUdevice dev;
+        CHECK(cuCtxGetDevice(&dev));
+        CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+        groups = looped ? (unsigned)sms * 4 : (unsigned)tiles;
+    }
+    if (groups > tiles || (!looped && groups != tiles)) {
+        fprintf(stderr, "%u work-groups for %llu tiles: %llu launched (%s)\n", groups, tiles,
+                tiles, looped ? "no more than the tiles" : "one per tile: the PTX does not loop");
+        groups = (unsigned)tiles;
+    }
+
+    // the input and flags as clprim-bench makes them (tools/bench_compact.c)
+    const int value = (getenv("KEPT") ? atoi(getenv("KEPT")) : 50) * 100;
+    std::vector<int> x(n), want(n);
+    std::vector<unsigned char> keep(n);
+    unsigned long long seed = 0x9E3779B97F4A7C15ull, kept = 0;
+    for (size_t i = 0; i < n; ++i) {
+        x[i] = (int)(ref_rand(&seed) % 10000);
+        keep[i] = x[i] < value;
+        kept += keep[i];
+    }
+    for (size_t i = 0, k = 0, r = 0; i < n; ++i) // tests/reference: select, partition
+        if (keep[i])
+            want[k++] = x[i];
+        else if (mode == COMPACT_PARTITION)
+            want[kept + r++] = x[i];
+        else if (mode == COMPACT_PARTITION_REVERSED)
+            want[n - 1 - r++] = x[i];
+    const size_t checked = mode == COMPACT_SELECT ? kept : n;
+    // the state: header and two status words per tile (LB_WORDS 2: a 64-bit count),
+    // cl/common/abi.h's CLPRIM_TILE_STATE_BYTES(tiles, 2, 16) as src/compact.c asks
+    // for it, zeroed as the pool does for a fresh buffer (generations from 1)
+    const size_t state_bytes = 16 + tiles * 2 * 8;
+    void *flags, *count, *state;
+    CHECK(cudaMemcpy(in, x.data(), n * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMalloc(&flags, n));
+    CHECK(cudaMemcpy(flags, keep.data(), n, cudaMemcpyHostToDevice));
+    CHECK(cudaMalloc(&count, 8));
+    // the stable partition reads the kept count (compact_count's, in src/compact.c)
+    CHECK(cudaMemcpy(count, &kept, 8, cudaMemcpyHostToDevice));
+    CHECK(cudaMalloc(&state, state_bytes));
+    CHECK(cudaMemset(state, 0, state_bytes));
+    CHECK(cudaMemset(out, 0xff, n * 4));
+
+    // in, in_off, out, out_off, n, flags, flags_off, value (one int32),
+    // indices, indices_off, lengths, lengths_off, count, count_off, state,
+    // generation, kflags: the flags go to every mode (a comparison leaves
+    // them unread; src/compact.c passes NULL then)
+    CUdeviceptr pin = (CUdeviceptr)in, pout = (CUdeviceptr)out, pflags = (CUdeviceptr)flags;
+    CUdeviceptr pcount = (CUdeviceptr)count, pstate = (CUdeviceptr)state, none = 0;
+    unsigned long long zero = 0, count_n = n;
+    int val = by_flags ? 0 : value;
+    unsigned generation = 0,
+             kflags = (tiles == 1 ? COMPACT_ONE_TILE : 0) |
+                      (mode == COMPACT_PARTITION ? COMPACT_KNOWN_TOTAL : 0);
+    void *args[] = {&pin,  &zero, &pout,   &zero, &count_n, &pflags, &zero,  &val,       &none,
+                    &zero, &none, &zero,   &pcount, &zero,  &pstate, &generation, &kflags};
+    check_args(ptx, name, sizeof args / sizeof args[0]);
+    check_arg_bytes(ptx, name, {8, 8, 8, 8, 8, 8, 8, 4, 8, 8, 8, 8, 8, 8, 8, 4, 4});
+    printf("%s, COMPACT=%s: tile %llu (%u x %u), %llu tiles, %u work-groups%s; %llu of %zu kept\n",
+           name, how.c_str(), tile, wg, items, tiles, groups,
+           looped ? " looping over tiles" : ", one tile each", kept, n);
+    auto launch = [&] {
+        ++generation; // a new generation each call, as the pool gives (src/pool.c)
+        CHECK(cuLaunchKernel(fn, groups, 1, 1, wg, 1, 1, 0, 0, args, 0));
+    };
+    const double t = timed(launch, profile);
+    int rc = 0;
+    if (t >= 0) {
+        unsigned long long got_count = 0;
+        std::vector<int> got(checked);
+        CHECK(cudaMemcpy(&got_count, count, 8, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(got.data(), out, checked * 4, cudaMemcpyDeviceToHost));
+        size_t bad = got_count != kept;
+        for (size_t i = 0; i < checked; ++i)
+            bad += got[i] != want[i];
+        // clprim-bench's ratio: bytes the operation must move over memcpy's rate
+        const double moved = mode == COMPACT_SELECT ? 4.0 * n + 4.0 * kept + (by_flags ? n : 0)
+                                                    : 8.0 * n;
+        const double ratio = moved * copy / (8.0 * n * t);
+        printf("%s %.1f us, %.3f of memcpy (clprim-bench's ratio); count %llu, %s\n", name, t,
+               ratio, got_count, bad ? "WRONG" : "checked");
+        if (bad && groups < tiles)
+            printf("(an entry built with COMPACT_LOOPED 0 needs GROUPS = its tiles, %llu)\n",
+                   tiles);
+        rc = bad ? 1 : 0;
+
+        // CUB on the same data: Flagged for flags, If by x < value otherwise (the
+        // partitions); its partition writes the rejected elements reversed
+        void *tmp = nullptr, *cub_count;
+        size_t tmp_bytes = 0;
+        const int *cin = (const int *)in;
+        int *cout = (int *)out;
+        long long *cnum;
+        const unsigned char *cflags = (const unsigned char *)flags;
+        const keep_less less{value};
+        CHECK(cudaMalloc(&cub_count, 8));
+        cnum = (long long *)cub_count;
+        auto cub_run = [&] {
+            if (mode == COMPACT_SELECT && by_flags)
+                CHECK(cub::DeviceSelect::Flagged(tmp, tmp_bytes, cin, cflags, cout, cnum, (int)n));
+            else if (mode == COMPACT_SELECT)
+                CHECK(cub::DeviceSelect::If(tmp, tmp_bytes, cin, cout, cnum, (int)n, less));
+            else
+                CHECK(cub::DevicePartition::If(tmp, tmp_bytes, cin, cout, cnum, (int)n, less));
+        };
+        cub_run(); // sizes tmp
+        CHECK(cudaMalloc(&tmp, tmp_bytes));
+        CHECK(cudaMemset(out, 0xff, n * 4));
+        const double c = median_us(cub_run);
+        long long cub_kept = 0;
+        CHECK(cudaDeviceSynchronize());
+        CHECK(cudaMemcpy(&cub_kept, cub_count, 8, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(got.data(), out, checked * 4, cudaMemcpyDeviceToHost));
+        bad = (unsigned long long)cub_kept != kept;
+        for (size_t i = 0; i < checked && mode != COMPACT_PARTITION; ++i)
+            bad += got[i] != want[i];
+        printf("CUB %s %.1f us, %.3f of memcpy; %s\n",
+               mode == COMPACT_SELECT ? (by_flags ? "DeviceSelect::Flagged" : "DeviceSelect::If")
+                                      : "DevicePartition::If",
+               c, moved * copy / (8.0 * n * c),
+               bad ? "differs"
+               : mode == COMPACT_PARTITION ? "count checked (CUB reverses the rejected)"
+                                           : "checked");
+        CHECK(cudaFree(tmp));
+        CHECK(cudaFree(cub_count));
+    }
+    CHECK(cudaFree(flags));
+    CHECK(cudaFree(count));
+    CHECK(cudaFree(state));
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
@@ -313,13 +596,19 @@ int main(int argc, char **argv)
             cub_figures<long long>(in, out, (int)n, copy, read);
         return 0;
     }
-    if (mode != "scan" && mode != "reduce" && mode != "sort" && mode != "segreduce") {
+    if (mode != "scan" && mode != "reduce" && mode != "sort" && mode != "segreduce" &&
+        mode != "compact") {
         fprintf(stderr, "unknown mode %s\n", mode.c_str());
+        return 2;
+    }
+    if (mode == "compact" && (elem != 4 || floats)) {
+        fprintf(stderr, "compact takes int32: ELEM 4, no FLOAT\n");
         return 2;
     }
     const std::string ptx = read_ptx(argv[2]);
     const char *name = mode == "scan"        ? "scan_single_pass"
                        : mode == "sort"      ? "sort_onesweep"
+                       : mode == "compact"   ? "compact_single_pass"
                        : mode == "segreduce" ? (getenv("KERNEL") ? getenv("KERNEL") : "seg_loop")
                                              : "reduce_fast";
     size_t entry = ptx.find(std::string(".entry ") + name + "(");
@@ -347,6 +636,8 @@ int main(int argc, char **argv)
 
     if (mode == "sort")
         return sort_pass(ptx, fn, wg, groups, in, out, h, n, copy, profile);
+    if (mode == "compact")
+        return compact_pass(ptx, fn, wg, groups, in, out, n, copy, profile);
     if (mode == "segreduce")
         return seg_reduce(ptx, name, fn, wg, groups, in, out, state, h, n, read, profile);
     CUdeviceptr pin = (CUdeviceptr)in, pout = (CUdeviceptr)out, pstate = (CUdeviceptr)state;
