@@ -28,9 +28,9 @@
  *   output; in place, that means part of its input is gone.
  * - Kernels are compiled for the device at first use (and cached in memory per
  *   context), so the first call of each element type / operator combination is
- *   slower than the following ones. On NVIDIA GPUs the radix sort compiles one
- *   program per key type and direction (the sort tuning field
- *   kind_in_program, docs/tuning.md), for speed.
+ *   slower than the following ones. On NVIDIA GPUs the radix sort and the
+ *   searches compile one program per key type and direction (their tuning
+ *   field kind_in_program, docs/tuning.md), for speed.
  *
  * Thread safety
  * -------------
@@ -240,8 +240,8 @@ typedef struct clprim_context_options {
  *   scan device="NVIDIA H200" elem_size=4 min_n=1 max_n=33554432 sp_tile_items=24
  *
  * The first word names the primitive (scan, reduce, compact, segment, sat,
- * sort). device= (a substring of the device name), elem_size= (bytes of an
- * element; of a key for sort), min_n= and max_n= (the call's n) say what the
+ * sort, search). device= (a substring of the device name), elem_size= (bytes
+ * of an element; of a key for sort and search), min_n= and max_n= (the call's n) say what the
  * row applies to, each optional (absent: any). Every other name=value sets one
  * parameter over the built-in row's values; the names are those that
  * clprim_context_tuning writes. The first row that matches a call is used.
@@ -315,10 +315,10 @@ CLPRIM_API clprim_status clprim_context_device_info(const clprim_context *ctx,
                                                     clprim_device_info *info);
 
 /* The tuning row the context uses for `primitive` ("scan", "reduce",
- * "compact", "segment", "sat" or "sort") with elements (sort: keys) of
- * elem_size bytes in a call of n elements, after the tuning file and the
- * development environment variables (docs/tuning.md; read when the context
- * was created), as one line of a tuning file (above)
+ * "compact", "segment", "sat", "sort" or "search") with elements (sort and
+ * search: keys) of elem_size bytes in a call of n elements, after the
+ * tuning file and the development environment variables (docs/tuning.md;
+ * read when the context was created), as one line of a tuning file (above)
  * followed by "  # " and where the row came from. Written into buf like
  * snprintf (NUL-terminated, truncated to size; buf may be NULL when size is
  * 0); returns the full length, or 0 for a NULL ctx, an unknown primitive or
@@ -1309,6 +1309,117 @@ CLPRIM_API clprim_status clprim_segmented_sort_host(clprim_context *ctx,
                                                     const clprim_segments *segments,
                                                     const void *host_segments, void *keys,
                                                     void *values, size_t n);
+
+/* ------------------------------------------------------------------------ */
+/* Searches in sorted keys: lower and upper bound                            */
+/* ------------------------------------------------------------------------ */
+
+/* Search algorithms. XX(NAME, number, name).
+ *   AUTO    CACHED
+ *   BINARY  the taught form: one binary search per query, every step a
+ *           load from global memory
+ *   CACHED  each work-group of a bounded grid first loads a regular sample
+ *           of the keys into local memory (every ceil(n / S)-th key, S as
+ *           many as the tuning row's `samples` and local memory allow:
+ *           8192 4-byte keys on NVIDIA GPUs), then loops over the queries:
+ *           each query's interval among the samples is found there, and
+ *           the search finishes in global memory within that interval,
+ *           several queries per work-item stepping together so that their
+ *           loads are in flight at once. (Where an interval would hold
+ *           2^32 keys or more, n of 2^32 S and beyond, the call runs
+ *           BINARY.) */
+#define CLPRIM_SEARCH_ALGORITHM_MAP(XX)                                        \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(BINARY, 1, "binary")                                                      \
+  XX(CACHED, 2, "cached")
+
+typedef enum clprim_search_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_SEARCH_##NAME = num,
+  CLPRIM_SEARCH_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_SEARCH_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_search_algorithm;
+
+/* "binary", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_search_algorithm_name(clprim_search_algorithm algorithm);
+
+/* A search (lower or upper bound).
+ *   key_type    CLPRIM_TYPE_UINT32, INT32, FLOAT, UINT64, INT64 or DOUBLE:
+ *               the type of the keys and of the queries (double keys need
+ *               no fp64 support: they are compared as bits)
+ *   descending  0: the keys ascend; nonzero: they descend, as clprim_sort
+ *               with descending = 1 leaves them
+ *   index_type  CLPRIM_TYPE_UINT32 or CLPRIM_TYPE_UINT64: the type of the
+ *               positions written (uint32 only for n below 2^32)
+ *   algorithm   CLPRIM_SEARCH_AUTO, ...
+ * A zero-initialised descriptor is refused: index_type 0 is int32, which
+ * is not a position type.
+ *
+ * Order. Keys and queries are compared in clprim_sort's order (see
+ * clprim_sort_desc): numeric, signed keys as two's complement, float and
+ * double keys as IEEE values with -0.0 before +0.0 and NaNs (any sign, any
+ * payload, all equal to each other) after +inf; descending reverses the
+ * order of everything but the NaNs, which stay last. Keys sorted by
+ * clprim_sort with the same key_type and descending are sorted in this
+ * order. */
+typedef struct clprim_search_desc {
+  clprim_type key_type;
+  int descending;
+  clprim_type index_type;
+  clprim_search_algorithm algorithm;
+} clprim_search_desc;
+
+/* For each of m queries (from queries_off of `queries`), its position in n
+ * sorted keys (from keys_off of `keys`), written to `out` from out_off:
+ *   clprim_lower_bound  out[j] = the first i in [0, n] whose key is not
+ *                       before queries[j]: the number of keys before it;
+ *   clprim_upper_bound  out[j] = the first i in [0, n] whose key comes
+ *                       after queries[j]: the number of keys not after it.
+ * With a run of keys equal to the query, lower bound gives its first
+ * position and upper bound the one past its last. Keys that are not sorted
+ * in the order above give unspecified positions, each in [0, n], and never
+ * a read outside the n keys. n = 0: every position is 0; m = 0: nothing is
+ * written. Offsets count elements of their own buffer: keys_off and
+ * queries_off in keys, out_off in positions of desc->index_type. The
+ * queries need not be sorted (sorted ones search faster: neighbours read
+ * the same keys).
+ * `out` must not overlap keys or queries; keys and queries may overlap
+ * (the keys searched in themselves). Enqueues and returns, like
+ * clprim_sort (same queue, wait-list and event rules; every buffer checked
+ * against CL_MEM_SIZE; n and m may be 0 and above 2^32). Statuses:
+ * CLPRIM_INVALID_ARGUMENT for a NULL ctx or desc, an index_type other than
+ * uint32 or uint64, uint32 positions for n of 2^32 or more, an
+ * overlapping or read-only out; CLPRIM_UNKNOWN_TYPE for a key_type that is
+ * not one of the six; CLPRIM_UNKNOWN_ALGORITHM for an algorithm that is not
+ * a clprim_search_algorithm; CLPRIM_OUT_OF_BOUNDS for a buffer smaller
+ * than its offset and count. No temporary memory is used. On NVIDIA GPUs
+ * a program is compiled per key type and direction (tuning field
+ * kind_in_program). Thread safety: as clprim_scan. */
+CLPRIM_API clprim_status clprim_lower_bound(clprim_context *ctx, cl_command_queue queue,
+                                            const clprim_search_desc *desc, cl_mem keys,
+                                            size_t keys_off, size_t n, cl_mem queries,
+                                            size_t queries_off, size_t m, cl_mem out,
+                                            size_t out_off, cl_uint num_wait,
+                                            const cl_event *wait, cl_event *event);
+CLPRIM_API clprim_status clprim_upper_bound(clprim_context *ctx, cl_command_queue queue,
+                                            const clprim_search_desc *desc, cl_mem keys,
+                                            size_t keys_off, size_t n, cl_mem queries,
+                                            size_t queries_off, size_t m, cl_mem out,
+                                            size_t out_off, cl_uint num_wait,
+                                            const cl_event *wait, cl_event *event);
+
+/* Blocking helpers on host arrays: n keys and m queries of desc->key_type,
+ * m positions of desc->index_type written to out (keys may be NULL when n
+ * is 0, queries and out when m is 0). Otherwise as the calls above; the
+ * context's own queue. */
+CLPRIM_API clprim_status clprim_lower_bound_host(clprim_context *ctx,
+                                                 const clprim_search_desc *desc,
+                                                 const void *keys, size_t n,
+                                                 const void *queries, size_t m, void *out);
+CLPRIM_API clprim_status clprim_upper_bound_host(clprim_context *ctx,
+                                                 const clprim_search_desc *desc,
+                                                 const void *keys, size_t n,
+                                                 const void *queries, size_t m, void *out);
 
 /* ------------------------------------------------------------------------ */
 /* Several devices: one array in ordered parts                               */

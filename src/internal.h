@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning | scan reduce segment sat tuning_info | compact sort | multi sort_segments
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning | scan reduce segment sat search tuning_info | compact sort | multi sort_segments
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
@@ -23,7 +23,8 @@
  *   operator,      the caller's element types and operators (checked on the
  *   *_tuning       device); each primitive's tuning rows
  *   scan, reduce,  the primitives: validate -> parameters -> grid -> enqueue
- *   segment, sat   (tuning_info: the rows they use, as tuning-file lines)
+ *   segment, sat,  (tuning_info: the rows they use, as tuning-file lines)
+ *   search
  *   compact, sort  primitives built on others (compaction's taught form
  *                  and the split sort scan their flags with scan.c)
  *   multi          one array in parts on several devices, on the public
@@ -608,6 +609,15 @@ typedef struct clprim__sort_tuning {
 /* pairs: a sort with values (pairs_items) */
 clprim__sort_tuning clprim__sort_tuning_for(const clprim_context *ctx, size_t key_size, size_t n,
                                             int pairs);
+
+typedef struct clprim__search_tuning {
+    CLPRIM__SEARCH_PARAMS(CLPRIM__MEMBER, S)
+    const char *source;
+} clprim__search_tuning;
+
+/* key_size: bytes per key (search.c fits the samples to local memory). */
+clprim__search_tuning clprim__search_tuning_for(const clprim_context *ctx, size_t key_size,
+                                                size_t n);
 
 /* ---- sort.c's keys, shape and program, for the segmented sort ---- */
 

@@ -110,6 +110,20 @@
     X(S, stage_values, U, "CLPRIM_SORT_STAGE_VALUES", 0, 1,                                     \
       "warp ranking, 1: one-sweep passes place values beside their keys where the tile fits")
 
+#define CLPRIM__SEARCH_PARAMS(X, S)                                                             \
+    X(S, wg_size, W, "CLPRIM_SEARCH_WG_SIZE", 0, 0, "work-items per work-group")               \
+    X(S, items, U, "CLPRIM_SEARCH_ITEMS", 1, 32,                                                \
+      "CACHED: queries per work-item, their steps interleaved (loads in flight together)")     \
+    X(S, samples, U, "CLPRIM_SEARCH_SAMPLES", 2, 65536,                                         \
+      "CACHED: keys a work-group holds in local memory (halved until they fit)")                \
+    X(S, groups_per_cu, U, "CLPRIM_SEARCH_GROUPS_PER_CU", 1, 0,                                 \
+      "CACHED: work-groups per compute unit looping over the queries")                          \
+    X(S, binary_groups_per_cu, U, "", 1, 0, "BINARY: work-groups per compute unit")           \
+    X(S, max_regs, U, "CLPRIM_SEARCH_MAX_REGS", 0, 0,                                           \
+      "NVIDIA: registers the cached search is bounded to (0: the compiler's choice)")           \
+    X(S, kind_in_program, U, "CLPRIM_SEARCH_KIND_IN_PROGRAM", 0, 1,                             \
+      "1: the key kind and direction compiled in (a program per key type and direction)")
+
 /* The primitives: X(name, struct, PARAMS list) */
 #define CLPRIM__TUNED_PRIMITIVES(X)                                                             \
     X("scan", clprim__scan_tuning, CLPRIM__SCAN_PARAMS)                                         \
@@ -117,7 +131,8 @@
     X("compact", clprim__compact_tuning, CLPRIM__COMPACT_PARAMS)                                \
     X("segment", clprim__segment_tuning, CLPRIM__SEGMENT_PARAMS)                                \
     X("sat", clprim__sat_tuning, CLPRIM__SAT_PARAMS)                                            \
-    X("sort", clprim__sort_tuning, CLPRIM__SORT_PARAMS)
+    X("sort", clprim__sort_tuning, CLPRIM__SORT_PARAMS)                                         \
+    X("search", clprim__search_tuning, CLPRIM__SEARCH_PARAMS)
 
 /* Development switches outside the rows, read with the knobs:
  * X(id, env, doc) */

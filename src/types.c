@@ -67,6 +67,12 @@ static const char *sat_names[] = {
 #undef CLPRIM__XX
 };
 
+static const char *search_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_SEARCH_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
 typedef struct pixel_row {
     const char *name, *cl;
     size_t size;
@@ -116,6 +122,11 @@ const char *clprim_compact_algorithm_name(clprim_compact_algorithm algorithm)
 const char *clprim_sort_algorithm_name(clprim_sort_algorithm algorithm)
 {
     return (unsigned)algorithm < CLPRIM_SORT_ALGORITHM_COUNT_ ? sort_names[algorithm] : NULL;
+}
+
+const char *clprim_search_algorithm_name(clprim_search_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_SEARCH_ALGORITHM_COUNT_ ? search_names[algorithm] : NULL;
 }
 
 const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm)

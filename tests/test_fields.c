@@ -23,7 +23,8 @@
  * How the table was derived: the calls are every function of clprim.h
  * that takes a descriptor (clprim_scan_desc, clprim_reduce_desc,
  * clprim_transform through them, clprim_segments, clprim_compact_desc,
- * clprim_sat_desc, clprim_box_desc, clprim_sort_desc, clprim_part); the
+ * clprim_sat_desc, clprim_box_desc, clprim_sort_desc, clprim_search_desc,
+ * clprim_part); the
  * fields are each descriptor's members in declaration order (descs[]
  * below). test_coverage fails unless every (call, field) pair of those has
  * a row, and test_sizes fails when a descriptor's size changes, so that a
@@ -54,7 +55,7 @@
 /* ---- the calls and their descriptors ---- */
 
 enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32, D_BOX = 64,
-       D_SORT = 128, D_PART = 256 };
+       D_SORT = 128, D_PART = 256, D_SEARCH = 512 };
 
 #define CALLS(X)                                                                                   \
     X(SCAN, "clprim_scan", D_SCAN | D_TF)                                                          \
@@ -83,6 +84,10 @@ enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32
     X(SORT_SCRATCH, "clprim_sort_scratch_size", D_SORT)                                            \
     X(SEG_SORT, "clprim_segmented_sort", D_SORT | D_SEG)                                           \
     X(SEG_SORT_HOST, "clprim_segmented_sort_host", D_SORT | D_SEG)                                 \
+    X(LOWER, "clprim_lower_bound", D_SEARCH)                                                       \
+    X(UPPER, "clprim_upper_bound", D_SEARCH)                                                       \
+    X(LOWER_HOST, "clprim_lower_bound_host", D_SEARCH)                                             \
+    X(UPPER_HOST, "clprim_upper_bound_host", D_SEARCH)                                             \
     X(MULTI_SCAN, "clprim_multi_scan", D_SCAN | D_TF | D_PART)                                     \
     X(MULTI_REDUCE, "clprim_multi_reduce", D_REDUCE | D_TF | D_PART)                               \
     X(MULTI_SELECT, "clprim_multi_select", D_COMPACT | D_PART)
@@ -120,6 +125,8 @@ static const char *const box_fields[] = {"type", "from_image", "input", "radius_
                                          "sum", NULL};
 static const char *const sort_fields[] = {"key_type", "value_size", "descending", "begin_bit",
                                           "end_bit", "algorithm", "scratch", "scratch_size", NULL};
+static const char *const search_fields[] = {"key_type", "descending", "index_type", "algorithm",
+                                            NULL};
 static const char *const part_fields[] = {"ctx", "queue", "in", "in_off", "out", "out_off", "n",
                                           "custom", "element", "flags", "flags_off", NULL};
 
@@ -138,6 +145,7 @@ static const struct {
     {D_BOX, "box", "clprim_box_desc", sizeof(clprim_box_desc), 40, box_fields},
     {D_SORT, "sort", "clprim_sort_desc", sizeof(clprim_sort_desc), 48, sort_fields},
     {D_PART, "part", "clprim_part", sizeof(clprim_part), 88, part_fields},
+    {D_SEARCH, "search", "clprim_search_desc", sizeof(clprim_search_desc), 16, search_fields},
 };
 
 /* ---- settings: one non-default value per field (or a field cleared) ---- */
@@ -157,6 +165,8 @@ enum setting {
     /* sort */
     SO_KEY, SO_VS, SO_DESC, SO_BEGIN, SO_END, SO_END32, SO_ALGO, SO_ALGO_BAD, SO_SCRATCH,
     SO_SCRATCH_SIZE,
+    /* searches */
+    SE_KEY, SE_KEY_BAD, SE_DESC, SE_INDEX, SE_INDEX_BAD, SE_ALGO, SE_ALGO_BAD,
     /* parts (part 1 of two) */
     PT_CTX, PT_CTX_BAD, PT_QUEUE, PT_QUEUE_BAD, PT_IN, PT_IN_OFF, PT_OUT, PT_OUT_OFF, PT_N,
     PT_CUSTOM, PT_CUSTOM_BAD, PT_ELEMENT, PT_ELEMENT_BAD, PT_FLAGS, PT_FLAGS_OFF
@@ -290,6 +300,14 @@ typedef struct row {
     RF(c, "segments.key_element", S_NONE, SG_KEY_EL, "segments->key_element: for KEYS only"),      \
     RD(c, "segments.num_segments", S_NONE, SG_NUMSEG, "num_segments", SG_NUMSEG_BAD)
 
+/* the searches: the keys (ascending as int32) read as uint32 are not
+ * sorted, which moves the positions; uint64 positions are other bytes */
+#define SEARCH_ROWS(c)                                                                             \
+    H_(c, "search.key_type", SE_KEY), RF(c, "search.key_type", S_NONE, SE_KEY_BAD, "key_type"),    \
+    H_(c, "search.descending", SE_DESC), H_(c, "search.index_type", SE_INDEX),                     \
+    RF(c, "search.index_type", S_NONE, SE_INDEX_BAD, "desc->index_type"),                          \
+    RD(c, "search.algorithm", S_NONE, SE_ALGO, "desc->algorithm", SE_ALGO_BAD)
+
 /* every part field on the multi-part calls: the select's fields in a scan
  * or reduce, out and out_off in a reduce, custom in a select, and flags_off
  * without flags are refused */
@@ -380,6 +398,7 @@ static const row table[] = {
     QY(SORT_SCRATCH, "sort.scratch", S_NONE, SO_SCRATCH),
     QY(SORT_SCRATCH, "sort.scratch_size", S_NONE, SO_SCRATCH_SIZE),
     SEG_SORT_ROWS(SEG_SORT, 0), SEG_SORT_ROWS(SEG_SORT_HOST, 1),
+    SEARCH_ROWS(LOWER), SEARCH_ROWS(UPPER), SEARCH_ROWS(LOWER_HOST), SEARCH_ROWS(UPPER_HOST),
 };
 
 #define ROWS (sizeof table / sizeof table[0])
@@ -392,13 +411,14 @@ static cl_command_queue q, q2;
 static clprim_operator *xor_op, *xor_op2, *xor_other;
 static clprim_element *short_el, *short_el2, *short_other;
 static cl_mem in_buf, in2_buf, seg_a, seg_b, offs_buf, flag_a, flag_b, init_buf, sort_kin,
-    sort_vin, soffs_a, soffs_b;
+    sort_vin, soffs_a, soffs_b, search_keys;
 /* poisoned before every run */
 static cl_mem out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch, sort_ko, sort_vo;
 static size_t scratch_bytes;
 static cl_int hx[2 * N];
 static unsigned char hseg[N * 8], hflags[N + 8], hout[BUF], hkeys[BUF];
 static cl_int hoffs[8] = {0, 20, 50, N, N};
+static cl_int hskeys[N]; /* the searches' keys: N / 2 negative ones, then the rest, ascending */
 /* the segmented sort's offsets (3 segments and an empty 4th), from element
  * SOFF of their type: as int32 from word SOFF, as int64 from word 2 * SOFF
  * (other cuts: the type row), as int32 from word SOFF2 (the off row);
@@ -424,6 +444,7 @@ typedef struct setup {
     clprim_sat_desc sat;
     clprim_box_desc box;
     clprim_sort_desc sort;
+    clprim_search_desc search;
     clprim_part part[2];
 } setup;
 
@@ -449,6 +470,7 @@ static void defaults(setup *s, int call)
     }
     if (call == C_SELECT || call == C_PARTITION || call == C_SELECT_HOST || call == C_MULTI_SELECT)
         s->cd.value = &zero8; /* x < 0: negatives kept */
+    s->search.index_type = CLPRIM_TYPE_UINT32; /* 0 (int32) holds no positions */
     if (calls[call].descs & D_PART) {
         const clprim_part p0 = {ctx, NULL, in_buf, 0, out_a, 0, N / 2, NULL, NULL, NULL, 0};
         const clprim_part p1 = {ctx, NULL, in_buf, N / 2, out_b, 0, N / 2, NULL, NULL, NULL, 0};
@@ -545,6 +567,13 @@ static void apply(setup *s, enum setting v)
         s->sort.scratch_size = scratch_bytes;
         break;
     case SO_SCRATCH_SIZE: s->sort.scratch_size = scratch_bytes; break;
+    case SE_KEY: s->search.key_type = CLPRIM_TYPE_UINT32; break;
+    case SE_KEY_BAD: s->search.key_type = (clprim_type)77; break;
+    case SE_DESC: s->search.descending = 1; break;
+    case SE_INDEX: s->search.index_type = CLPRIM_TYPE_UINT64; break;
+    case SE_INDEX_BAD: s->search.index_type = CLPRIM_TYPE_INT64; break;
+    case SE_ALGO: s->search.algorithm = CLPRIM_SEARCH_BINARY; break;
+    case SE_ALGO_BAD: s->search.algorithm = (clprim_search_algorithm)99; break;
     case PT_CTX: p->ctx = wctx; break; /* the same cl_context and device */
     case PT_CTX_BAD: p->ctx = NULL; break;
     case PT_QUEUE: p->queue = q2; break;
@@ -710,6 +739,16 @@ static clprim_status run_call(const setup *s, output *o)
     case C_SEG_SORT_HOST:
         st = clprim_segmented_sort_host(ctx, &s->sort, &s->seg, host_segments(s), hk_run,
                                         vs ? hv_run : NULL, NS);
+        break;
+    case C_LOWER:
+    case C_UPPER:
+        st = (s->call == C_LOWER ? clprim_lower_bound : clprim_upper_bound)(
+            ctx, NULL, &s->search, search_keys, 0, N, in_buf, 0, N, out_a, 0, 0, NULL, NULL);
+        break;
+    case C_LOWER_HOST:
+    case C_UPPER_HOST:
+        st = (s->call == C_LOWER_HOST ? clprim_lower_bound_host : clprim_upper_bound_host)(
+            ctx, &s->search, hskeys, N, hx, N, hout);
         break;
     case C_MULTI_SCAN: st = clprim_multi_scan(&s->scan, s->part, 2); break;
     case C_MULTI_REDUCE: st = clprim_multi_reduce(&s->reduce, s->part, 2, hout); break;
@@ -974,6 +1013,9 @@ static int setup_all(void **state)
         fb[i] = i % 5 == 0;
         hflags[i] = fa[i];
     }
+    for (i = 0; i < N; ++i)
+        hskeys[i] = (cl_int)i - N / 2;
+    search_keys = make(sizeof hskeys, hskeys);
     in_buf = make(N * 8, hx);
     in2_buf = make(N * 8, hx2);
     seg_a = make(N * 8, hseg);
@@ -1031,7 +1073,7 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
     cl_mem all[] = {in_buf, in2_buf, seg_a, seg_b, offs_buf, flag_a, flag_b, init_buf, sort_kin,
-                    sort_vin, soffs_a, soffs_b, out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch,
+                    sort_vin, soffs_a, soffs_b, search_keys, out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch,
                     sort_ko, sort_vo};
     size_t i;
     (void)state;

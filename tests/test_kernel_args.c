@@ -374,13 +374,49 @@ static void test_segmented_sort(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* The four search kernels (each algorithm, each bound), int64 keys in
+ * runs of 3, uint64 positions, checked against where the runs start and end. */
+static void test_search(void **state)
+{
+    int64_t *keys = malloc(N * sizeof *keys), *queries = malloc(N * sizeof *queries);
+    uint64_t *pos = malloc(N * sizeof *pos);
+    int fails = 0, a, upper;
+    size_t i;
+    (void)state;
+    assert_true(keys && queries && pos);
+    for (i = 0; i < N; ++i) {
+        keys[i] = (int64_t)(i / 3) - N / 6;
+        queries[i] = (int64_t)((i * 2654435761u) % (N / 3 + 2)) - N / 6 - 1;
+    }
+    for (a = 1; a < CLPRIM_SEARCH_ALGORITHM_COUNT_; ++a)
+        for (upper = 0; upper < 2; ++upper) {
+            clprim_search_desc d;
+            memset(&d, 0, sizeof d);
+            d.key_type = CLPRIM_TYPE_INT64;
+            d.index_type = CLPRIM_TYPE_UINT64;
+            d.algorithm = (clprim_search_algorithm)a;
+            fails |= ok((upper ? clprim_upper_bound_host : clprim_lower_bound_host)(
+                            ctx, &d, keys, N, queries, N, pos),
+                        clprim_search_algorithm_name(d.algorithm));
+            for (i = 0; i < N; ++i) { /* key k's run: [3 (k + N / 6), 3 (k + N / 6) + 3) */
+                const int64_t run = queries[i] + N / 6;
+                const int64_t want = run < 0 ? 0 : run * 3 + 3 * upper;
+                fails |= pos[i] != (uint64_t)(want < N ? want : N);
+            }
+        }
+    free(keys);
+    free(queries);
+    free(pos);
+    assert_int_equal(fails, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_fails), cmocka_unit_test(test_scan_reduce),
         cmocka_unit_test(test_compact),     cmocka_unit_test(test_segment),
         cmocka_unit_test(test_sat),         cmocka_unit_test(test_sort),
-        cmocka_unit_test(test_segmented_sort),
+        cmocka_unit_test(test_segmented_sort), cmocka_unit_test(test_search),
     };
     int rc;
     ctx = tu_context();

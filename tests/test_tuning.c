@@ -70,7 +70,8 @@ static long long value_of(const char *line, const char *name)
 {
     char key[64];
     const char *p;
-    snprintf(key, sizeof key, " %s=", name);
+    if (snprintf(key, sizeof key, " %s=", name) >= (int)sizeof key)
+        return -1;
     p = strstr(line, key);
     return p ? (long long)strtoull(p + strlen(key), NULL, 10) : -1;
 }
@@ -110,13 +111,14 @@ static void scans_right(clprim_context *ctx, size_t max_n)
 
 static void test_describe(void **state)
 {
-    static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat", "sort"};
+    static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat", "sort",
+                                        "search"};
     clprim_context *ctx;
     char line[1024], small[8];
     size_t i, len;
     (void)state;
     assert_int_equal(create(NULL, &ctx), CLPRIM_SUCCESS);
-    for (i = 0; i < 6; ++i) {
+    for (i = 0; i < sizeof prims / sizeof *prims; ++i) {
         char head[64];
         len = clprim_context_tuning(ctx, prims[i], 4, 1000, line, sizeof line);
         assert_true(len > 0 && len == strlen(line));
@@ -190,19 +192,20 @@ static void test_rows_apply(void **state)
 /* What clprim_context_tuning writes reads back as a file, to the same values. */
 static void test_round_trip(void **state)
 {
-    static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat", "sort"};
+    static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat", "sort",
+                                        "search"};
     clprim_context *ctx;
     char text[8192] = "", line[1024], again[1024];
     size_t i, len = 0;
     (void)state;
     assert_int_equal(create(NULL, &ctx), CLPRIM_SUCCESS);
-    for (i = 0; i < 6; ++i) {
+    for (i = 0; i < sizeof prims / sizeof *prims; ++i) {
         clprim_context_tuning(ctx, prims[i], 4, 1 << 20, line, sizeof line);
         len += (size_t)snprintf(text + len, sizeof text - len, "%s\n", line);
     }
     clprim_context_release(ctx);
     assert_int_equal(create(write_file("trip.txt", text), &ctx), CLPRIM_SUCCESS);
-    for (i = 0; i < 6; ++i) {
+    for (i = 0; i < sizeof prims / sizeof *prims; ++i) {
         char *a, *b;
         clprim_context_tuning(ctx, prims[i], 4, 1 << 20, again, sizeof again);
         a = strstr(text, prims[i]);

@@ -166,4 +166,10 @@ int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value
                       size_t segments, const size_t *sizes, size_t count, const char *algos,
                       const char *csv_path, int progress);
 
+/* clprim-bench --search BOUND (bench_search.c): lower or upper bound of n
+ * queries (QUERIES sorted or random) in n sorted keys of `type`. */
+int clprim_bench_search(bench *b, const char *bound, const char *queries, clprim_type type,
+                        const size_t *sizes, size_t count, const char *algos,
+                        const char *csv_path, int progress);
+
 #endif

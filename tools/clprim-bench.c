@@ -33,7 +33,8 @@
  * --first-call times the first scan of a fresh process with the on-disk
  * program cache cold and warm (tools/first_call.c).
  * This file reads the options; every mode is a module (bench_scan.c,
- * bench_compact.c, bench_segment.c, bench_sat.c, bench_sort.c) on the one
+ * bench_compact.c, bench_segment.c, bench_sat.c, bench_sort.c,
+ * bench_search.c) on the one
  * driver, bench_driver.c, which times, prints and writes the CSV. */
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
@@ -80,6 +81,11 @@ static const char usage[] =
     "  --values B                 sort: values of B bytes (0, 4 or 8; default 0)\n"
     "  --sort-segments M          sort: M equal segments, each sorted on its own\n"
     "                             (clprim_segmented_sort; default 0: the whole array)\n"
+    "  --search BOUND             time clprim_lower_bound or clprim_upper_bound (lower,\n"
+    "                             upper) of n --type queries in n sorted keys instead\n"
+    "                             (algorithms binary, cached; GB/s: queries read and\n"
+    "                             positions written)\n"
+    "  --queries ORDER            search: random (default) or sorted queries\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -105,7 +111,8 @@ int main(int argc, char **argv)
     bench b = {0};
     cl_int err;
     const int progress = isatty(fileno(stderr));
-    const char *compact = NULL, *segmented = NULL, *sat = NULL, *sort = NULL;
+    const char *compact = NULL, *segmented = NULL, *sat = NULL, *sort = NULL, *search = NULL;
+    const char *queries = "random";
     size_t sort_values = 0, sort_segments = 0;
     size_t sat_sides[16] = {1024, 4096, 16384}, sat_count = 3;
     size_t segment_length = 1000;
@@ -127,6 +134,7 @@ int main(int argc, char **argv)
         {"--sat", 's', &sat},               {"--sat-sides", 's', &sides},
         {"--sort", 's', &sort},             {"--values", 'z', &sort_values},
         {"--sort-segments", 'z', &sort_segments},
+        {"--search", 's', &search},         {"--queries", 's', &queries},
         {"--first-call-child", 's', &child},
     };
     const size_t noptions = sizeof options / sizeof options[0];
@@ -189,7 +197,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim-bench: --kept takes 0 to 100\n");
         return 2;
     }
-    if (strcmp(algos, "all") && !compact && !segmented && !sat && !sort) { /* every name asked for must exist */
+    if (strcmp(algos, "all") && !compact && !segmented && !sat && !sort && !search) { /* every name asked for must exist */
         char list[512], *name, *rest;
         snprintf(list, sizeof list, "%s", algos);
         for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
@@ -249,6 +257,9 @@ int main(int argc, char **argv)
     else if (sort)
         rc = clprim_bench_sort(&b, sort, type, sort_values, sort_segments, sizes, count, algos,
                                csv_path, progress);
+    else if (search)
+        rc = clprim_bench_search(&b, search, queries, type, sizes, count, algos, csv_path,
+                                 progress);
     else if (compact)
         rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
     else

@@ -613,3 +613,51 @@ size_t clprim_ref_sorted_check(clprim_type key_type, int descending, const void 
         bad = 0;
     return bad;
 }
+
+/* ---- searches ---- */
+
+/* Whether key k counts before query q's bound (lower: k before q; upper:
+ * k not after q), by key_cmp's comparisons. */
+static int counts_before(const sort_ref *r, int upper, uint64_t k, uint64_t q)
+{
+    const int c = key_cmp(r, k, q);
+    return upper ? c <= 0 : c < 0;
+}
+
+void clprim_ref_bounds(clprim_type key_type, int descending, int upper, const void *keys, size_t n,
+                       const void *queries, size_t m, uint64_t *out)
+{
+    const unsigned bits = (unsigned)clprim_type_size(key_type) * 8;
+    const sort_ref r = {key_type, descending, 0, bits, keys}, qr = {key_type, 0, 0, bits, queries};
+    size_t j;
+    for (j = 0; j < m; ++j) {
+        const uint64_t q = key_bits(&qr, j);
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (counts_before(&r, upper, key_bits(&r, mid), q))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        out[j] = lo;
+    }
+}
+
+size_t clprim_ref_bounds_check(clprim_type key_type, int descending, int upper, const void *keys,
+                               size_t n, const void *queries, size_t m, const void *got,
+                               size_t index_size)
+{
+    const unsigned bits = (unsigned)clprim_type_size(key_type) * 8;
+    const sort_ref r = {key_type, descending, 0, bits, keys}, qr = {key_type, 0, 0, bits, queries};
+    size_t j;
+    for (j = 0; j < m; ++j) {
+        uint64_t p = 0;
+        const uint64_t q = key_bits(&qr, j);
+        memcpy(&p, (const unsigned char *)got + j * index_size, index_size);
+        if (p > n || (p > 0 && !counts_before(&r, upper, key_bits(&r, p - 1), q)) ||
+            (p < n && counts_before(&r, upper, key_bits(&r, p), q)))
+            return j;
+    }
+    return m;
+}

@@ -122,6 +122,24 @@ size_t clprim_ref_permuted_check(const void *x, const size_t *perm, size_t elem,
 size_t clprim_ref_sorted_check(clprim_type key_type, int descending, const void *keys, size_t n,
                                const void *got, const cl_uint *index);
 
+/* ---- searches (clprim_lower_bound, clprim_upper_bound) ---- */
+
+/* out[j] = the lower bound (upper 1: the upper bound) of queries[j] in n
+ * keys of key_type as clprim.h states it: the first i in [0, n] whose key
+ * is not before the query (upper: comes after it), comparing as
+ * clprim_ref_sort does (numeric; -0.0 before +0.0; NaNs after everything,
+ * equal to each other, last in either direction); a plain binary search,
+ * so the keys must be sorted in that order. */
+void clprim_ref_bounds(clprim_type key_type, int descending, int upper, const void *keys, size_t n,
+                       const void *queries, size_t m, uint64_t *out);
+/* For large m, without a search: the first j at which got[j] (positions of
+ * index_size bytes, 4 or 8) is not queries[j]'s bound in the sorted keys
+ * (it must be in [0, n], the key before it must count before the query
+ * and the key at it must not), m when every one is. */
+size_t clprim_ref_bounds_check(clprim_type key_type, int descending, int upper, const void *keys,
+                               size_t n, const void *queries, size_t m, const void *got,
+                               size_t index_size);
+
 /* Checks got (row pitch got_pitch elements) against the w x h inclusive
  * summed-area table of x (w x h, tight, already in the table's type): as
  * clprim_ref_scan_check does, integers and float min / max exactly, float

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* Searches in sorted keys: the lower and upper bound of each query, by one
+ * binary search per query in global memory (BINARY) or from a sample of
+ * the keys in local memory (CACHED). Validation, arguments and the enqueue
+ * chain are the launch layer's; the contract with the kernels is
+ * cl/search_abi.h, and the key order with its kmode is clprim_sort's
+ * (cl/common/key_order.clh, cl/sort_abi.h), so that what the sort sorted
+ * is searched in the same order. */
+#include "internal.h"
+
+#include "search_abi.h"
+#include "sort_abi.h"
+
+#include <stdio.h>
+
+/* The arguments of one call, for search_body. */
+typedef struct search_args {
+    const clprim_search_desc *d;
+    int upper; /* 0: lower bound, 1: upper bound */
+    cl_mem keys, queries, out;
+    size_t keys_off, n, queries_off, m, out_off;
+} search_args;
+
+/* [cached] */
+static const char *const kernels[2] = {"search_binary", "search_cached"};
+
+/* Bytes per position of index type t; 0 for a type that holds no
+ * positions. */
+static size_t index_size(clprim_type t)
+{
+    return t == CLPRIM_TYPE_UINT32 || t == CLPRIM_TYPE_UINT64 ? clprim_type_size(t) : 0;
+}
+
+/* The key's kind in the sort's kmode (cl/sort_abi.h); key_type is one of
+ * the six. */
+static cl_uint key_kind(clprim_type key_type)
+{
+    switch (key_type) {
+    case CLPRIM_TYPE_FLOAT:
+    case CLPRIM_TYPE_DOUBLE: return SORT_KIND_FLOAT;
+    case CLPRIM_TYPE_INT32:
+    case CLPRIM_TYPE_INT64: return SORT_KIND_SIGNED;
+    default: return SORT_KIND_UNSIGNED;
+    }
+}
+
+/* The descriptor's key and index types, lock not held (the buffers'
+ * element sizes depend on them, so they are checked before the launch
+ * layer checks the buffers). */
+static clprim_status check_desc(clprim_context *ctx, const clprim_search_desc *d, size_t n)
+{
+    if (!clprim_type_size(d->key_type))
+        return clprim__fail_unlocked(ctx, CLPRIM_UNKNOWN_TYPE,
+                                     "desc->key_type %d is not a key type (uint32, int32, float, "
+                                     "uint64, int64 or double)", (int)d->key_type);
+    if (!index_size(d->index_type)) {
+        const char *name = clprim_type_name(d->index_type);
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "desc->index_type %d (%s) is not CLPRIM_TYPE_UINT32 or "
+                                     "CLPRIM_TYPE_UINT64", (int)d->index_type,
+                                     name ? name : "not a clprim_type");
+    }
+    if (d->index_type == CLPRIM_TYPE_UINT32 && (cl_ulong)n > 0xffffffffull)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
+                                     "desc->index_type uint32 cannot hold the positions of n = %zu "
+                                     "keys (up to n); use CLPRIM_TYPE_UINT64", n);
+    return CLPRIM_SUCCESS;
+}
+
+/* The program for keys of key_size bytes (one for both algorithms and
+ * both bounds; with the kind compiled in, one per kind and direction),
+ * the cached kernel bounded to the row's registers. */
+static clprim_status search_program(clprim__launch *l, const clprim__search_tuning *t,
+                                    cl_uint kmode, clprim__program **prog)
+{
+    char params[256]; /* four short lines of numbers */
+    const clprim__program_spec spec = {.file = "search.cl",
+                                       .element = l->elem.defines,
+                                       .params = params,
+                                       .wg_size = t->wg_size,
+                                       .bound_entry = t->max_regs ? kernels[1] : NULL,
+                                       .bound_regs = t->max_regs,
+                                       .tuning = t->source};
+    snprintf(params, sizeof params,
+             "#define SEARCH_SAMPLES %u\n#define SEARCH_ITEMS %u\n#define SEARCH_KMODE_IN %u\n"
+             "#define SEARCH_KMODE_VALUE %uu\n",
+             t->samples, t->items, t->kind_in_program, t->kind_in_program ? kmode : 0u);
+    return clprim__program_get(l->ctx, &spec, prog);
+}
+
+static size_t min_size(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+/* One call, validated by the launch layer: one kernel over a bounded grid
+ * that loops over the queries. */
+static clprim_status search_body(clprim__launch *l, const void *args)
+{
+    const search_args *a = args;
+    const clprim_search_desc *d = a->d;
+    clprim_context *ctx = l->ctx;
+    const size_t ks = clprim_type_size(d->key_type);
+    const cl_uint kmode = key_kind(d->key_type) | (d->descending ? SORT_DESCENDING : 0u);
+    const cl_uint wide_out = d->index_type == CLPRIM_TYPE_UINT64, upper = (cl_uint)a->upper;
+    const cl_ulong keys_off = a->keys_off, n = a->n, queries_off = a->queries_off, m = a->m,
+                   out_off = a->out_off;
+    clprim__search_tuning t = clprim__search_tuning_for(ctx, ks, a->n);
+    clprim__program *prog;
+    size_t wg, per_group, groups;
+    int cached;
+    clprim_status st;
+
+    if (a->m == 0)
+        return CLPRIM_SUCCESS;
+    /* the samples and the last key are the kernel's only local memory */
+    while (t.samples > 2 && (cl_ulong)t.samples * ks > ctx->info.local_mem_size)
+        t.samples /= 2;
+    /* n = 0 needs no samples (every position 0), and an interval of 2^32
+     * keys or more would pass the kernel's 32-bit positions within one */
+    cached = d->algorithm != CLPRIM_SEARCH_BINARY && n > 0 &&
+             SEARCH_STRIDE(n, (cl_ulong)t.samples) <= SEARCH_MAX_STRIDE;
+    st = search_program(l, &t, kmode, &prog);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    wg = clprim__program_wg_size(prog);
+    per_group = cached ? wg * t.items : wg;
+    groups = min_size(a->m / per_group + (a->m % per_group != 0),
+                      (size_t)ctx->info.compute_units *
+                          (cached ? t.groups_per_cu : t.binary_groups_per_cu));
+    {
+        const clprim__arg kargs[] = {CLPRIM__ARG(a->keys),    CLPRIM__ARG(keys_off),
+                                     CLPRIM__ARG(n),          CLPRIM__ARG(a->queries),
+                                     CLPRIM__ARG(queries_off), CLPRIM__ARG(m),
+                                     CLPRIM__ARG(a->out),     CLPRIM__ARG(out_off),
+                                     CLPRIM__ARG(wide_out),   CLPRIM__ARG(kmode),
+                                     CLPRIM__ARG(upper)};
+        return CLPRIM__LAUNCH_KERNEL(l, prog, kernels[cached], kargs, groups ? groups : 1, wg);
+    }
+}
+
+static clprim_status run(clprim_context *ctx, cl_command_queue queue, const search_args *a,
+                         cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const clprim_search_desc *d = a->d;
+    const size_t ks = d ? clprim_type_size(d->key_type) : 0;
+    const size_t isz = d ? index_size(d->index_type) : 0;
+    const clprim__call call = {
+        .desc = d,
+        .type = ks == 8 ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32, /* the keys' bits */
+        .op = CLPRIM_OP_SUM,
+        .algorithm = d ? (int)d->algorithm : 0,
+        .algorithm_count = CLPRIM_SEARCH_ALGORITHM_COUNT_,
+        .algorithm_enum = "clprim_search_algorithm",
+        .queue = queue,
+        .num_wait = num_wait,
+        .wait = wait,
+        .num_buffers = 3,
+        .buffers = {{"keys", a->keys, a->keys_off, a->n, ks, 0},
+                    {"queries", a->queries, a->queries_off, a->m, ks, 0},
+                    {"out", a->out, a->out_off, a->m, isz, 1}}};
+    if (event)
+        *event = NULL;
+    if (ctx && d) {
+        const clprim_status st = check_desc(ctx, d, a->n);
+        if (st != CLPRIM_SUCCESS)
+            return st;
+    }
+    return clprim__launch_run(ctx, &call, search_body, a, event);
+}
+
+clprim_status clprim_lower_bound(clprim_context *ctx, cl_command_queue queue,
+                                 const clprim_search_desc *desc, cl_mem keys, size_t keys_off,
+                                 size_t n, cl_mem queries, size_t queries_off, size_t m, cl_mem out,
+                                 size_t out_off, cl_uint num_wait, const cl_event *wait,
+                                 cl_event *event)
+{
+    const search_args a = {desc, 0, keys, queries, out, keys_off, n, queries_off, m, out_off};
+    return run(ctx, queue, &a, num_wait, wait, event);
+}
+
+clprim_status clprim_upper_bound(clprim_context *ctx, cl_command_queue queue,
+                                 const clprim_search_desc *desc, cl_mem keys, size_t keys_off,
+                                 size_t n, cl_mem queries, size_t queries_off, size_t m, cl_mem out,
+                                 size_t out_off, cl_uint num_wait, const cl_event *wait,
+                                 cl_event *event)
+{
+    const search_args a = {desc, 1, keys, queries, out, keys_off, n, queries_off, m, out_off};
+    return run(ctx, queue, &a, num_wait, wait, event);
+}
+
+/* The blocking helpers: keys and queries copied to new buffers, searched,
+ * the positions read back once the search is done; the buffers released. */
+static clprim_status search_host(clprim_context *ctx, const clprim_search_desc *d, int upper,
+                                 const void *keys, size_t n, const void *queries, size_t m,
+                                 void *out)
+{
+    cl_mem bk = NULL, bq = NULL, bo = NULL;
+    cl_event done = NULL;
+    size_t ks, isz;
+    clprim_status st;
+
+    if (!ctx)
+        return CLPRIM_INVALID_ARGUMENT;
+    if (!d)
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "desc is NULL");
+    st = check_desc(ctx, d, n);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    ks = clprim_type_size(d->key_type);
+    isz = index_size(d->index_type);
+    if ((n && !keys) || (m && (!queries || !out)))
+        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "%s is NULL",
+                                     n && !keys ? "keys" : !queries ? "queries" : "out");
+    if ((n && (n * ks) / n != ks) || (m && ((m * ks) / m != ks || (m * isz) / m != isz)))
+        return clprim__fail_unlocked(ctx, CLPRIM_OUT_OF_BOUNDS, "n = %zu keys or m = %zu queries "
+                                     "overflow size_t", n, m);
+    st = clprim__host_buffer_unlocked(ctx, n * ks, keys, &bk);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, m * ks, queries, &bq);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__host_buffer_unlocked(ctx, m * isz, NULL, &bo);
+    if (st == CLPRIM_SUCCESS) {
+        const search_args a = {d, upper, bk, bq, bo, 0, n, 0, m, 0};
+        st = run(ctx, NULL, &a, 0, NULL, &done);
+    }
+    /* after the search's event: the context's queue may be out of order */
+    if (st == CLPRIM_SUCCESS && m)
+        st = clprim__host_read_unlocked(ctx, bo, m * isz, out, 1, &done);
+    if (done)
+        clReleaseEvent(done);
+    if (bk)
+        clReleaseMemObject(bk);
+    if (bq)
+        clReleaseMemObject(bq);
+    if (bo)
+        clReleaseMemObject(bo);
+    return st;
+}
+
+clprim_status clprim_lower_bound_host(clprim_context *ctx, const clprim_search_desc *desc,
+                                      const void *keys, size_t n, const void *queries, size_t m,
+                                      void *out)
+{
+    return search_host(ctx, desc, 0, keys, n, queries, m, out);
+}
+
+clprim_status clprim_upper_bound_host(clprim_context *ctx, const clprim_search_desc *desc,
+                                      const void *keys, size_t n, const void *queries, size_t m,
+                                      void *out)
+{
+    return search_host(ctx, desc, 1, keys, n, queries, m, out);
+}
