@@ -240,8 +240,9 @@ typedef struct clprim_context_options {
  *   scan device="NVIDIA H200" elem_size=4 min_n=1 max_n=33554432 sp_tile_items=24
  *
  * The first word names the primitive (scan, reduce, compact, segment, sat,
- * sort, search). device= (a substring of the device name), elem_size= (bytes
- * of an element; of a key for sort and search), min_n= and max_n= (the call's n) say what the
+ * sort, search, histogram). device= (a substring of the device name),
+ * elem_size= (bytes of an element; of a key for sort and search, of a
+ * sample for histogram), min_n= and max_n= (the call's n) say what the
  * row applies to, each optional (absent: any). Every other name=value sets one
  * parameter over the built-in row's values; the names are those that
  * clprim_context_tuning writes. The first row that matches a call is used.
@@ -315,8 +316,8 @@ CLPRIM_API clprim_status clprim_context_device_info(const clprim_context *ctx,
                                                     clprim_device_info *info);
 
 /* The tuning row the context uses for `primitive` ("scan", "reduce",
- * "compact", "segment", "sat", "sort" or "search") with elements (sort and
- * search: keys) of elem_size bytes in a call of n elements, after the
+ * "compact", "segment", "sat", "sort", "search" or "histogram") with
+ * elements (sort and search: keys; histogram: samples) of elem_size bytes in a call of n elements, after the
  * tuning file and the development environment variables (docs/tuning.md;
  * read when the context was created), as one line of a tuning file (above)
  * followed by "  # " and where the row came from. Written into buf like
@@ -1420,6 +1421,129 @@ CLPRIM_API clprim_status clprim_upper_bound_host(clprim_context *ctx,
                                                  const clprim_search_desc *desc,
                                                  const void *keys, size_t n,
                                                  const void *queries, size_t m, void *out);
+
+/* ------------------------------------------------------------------------ */
+/* Histograms                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Histogram algorithms. XX(NAME, number, name).
+ *   AUTO     PRIVATE when the bins fit local memory, else GLOBAL
+ *   GLOBAL   the taught naive form: one atomic add on the global counts
+ *            per sample counted
+ *   PRIVATE  the taught privatised form (PMPP's histogram chapter): each
+ *            work-group of a bounded grid counts its samples into 32-bit
+ *            counters in local memory, then adds them to the global counts
+ *            with one atomic per nonzero bin (again whenever its counters
+ *            could otherwise overflow). Only where 4 bytes per bin fit
+ *            the device's local memory (CLPRIM_INVALID_ARGUMENT, naming
+ *            the limit, otherwise); custom edges are kept beside the
+ *            counters where they fit too, else read from global memory. */
+#define CLPRIM_HISTOGRAM_ALGORITHM_MAP(XX)                                     \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(GLOBAL, 1, "global")                                                      \
+  XX(PRIVATE, 2, "private")
+
+typedef enum clprim_histogram_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_HISTOGRAM_##NAME = num,
+  CLPRIM_HISTOGRAM_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_HISTOGRAM_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_histogram_algorithm;
+
+/* "global", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_histogram_algorithm_name(clprim_histogram_algorithm algorithm);
+
+/* A histogram: how many samples fall in each of `bins` bins.
+ *   sample_type  the samples' type, from CLPRIM_PIXEL_MAP: UINT8, INT8,
+ *                UINT16, INT16, INT32, UINT32, INT64, UINT64, FLOAT or
+ *                DOUBLE (SAME is refused); DOUBLE needs cl_khr_fp64
+ *                (CLPRIM_UNSUPPORTED otherwise)
+ *   count_type   CLPRIM_TYPE_UINT32 or CLPRIM_TYPE_UINT64: the counts'
+ *                type (uint64 needs cl_khr_int64_base_atomics:
+ *                CLPRIM_UNSUPPORTED otherwise). uint32 counts wrap past
+ *                2^32 - 1 samples in one bin.
+ *   bins         1 to 2^32 - 2
+ *   lower, upper even bins (edges NULL): [lower, upper) cut into `bins`
+ *                equal parts, lower < upper, both finite; for integer
+ *                samples integers from the type's least value to its
+ *                largest + 1 (so that [0, 256) covers every uint8; for
+ *                64-bit samples, upper below 2^63 for int64 and 2^64 for
+ *                uint64, as doubles hold them); for float and
+ *                double samples converted to the sample type first (to
+ *                nearest), where they, upper - lower and bins / (upper -
+ *                lower) must be finite and lower < upper still holds
+ *   edges, edges_off  custom bins (edges not NULL): bins + 1 edges of
+ *                sample_type from element edges_off of `edges`, ascending
+ *                (not checked: edges out of order give unspecified counts,
+ *                never an access outside the counts or the edges); lower
+ *                and upper must then be 0, and edges_off 0 without edges
+ *   accumulate   0: the counts are overwritten; 1: the new counts are added
+ *                to what `counts` holds (other values refused)
+ *   algorithm    CLPRIM_HISTOGRAM_AUTO, ...
+ * A zero-initialised descriptor is refused (sample_type SAME, count_type
+ * int32).
+ *
+ * Which bin a sample x counts in (kernels and host reference alike):
+ * - even bins, integer samples, in exact integer arithmetic: counted only
+ *   when lower <= x < upper, in bin (x - lower) * bins / (upper - lower)
+ *   (rounded down; the product taken in 64 bits, and for 64-bit samples in
+ *   96 bits, so that no bin is ever off by one);
+ * - even bins, float and double samples: scale = bins / (upper - lower) is
+ *   computed once in the sample type, lower, upper and bins converted to
+ *   it; x counts only when lower <= x < upper (NaN never), in bin
+ *   t = (x - lower) * scale, evaluated in the sample type without
+ *   contraction into a fused multiply-add, as t < bins ? min((uint)t,
+ *   bins - 1) : bins - 1 (what rounding pushes past the top goes to the
+ *   last bin);
+ * - custom edges: x counts in bin i when edges[i] <= x < edges[i + 1]
+ *   (binary search over the edges, held in local memory where they fit);
+ *   x below the first edge, at or above the last, or NaN, counts nowhere.
+ * Samples outside the range are not counted. */
+typedef struct clprim_histogram_desc {
+  clprim_pixel_type sample_type;
+  clprim_type count_type;
+  size_t bins;
+  double lower, upper;
+  cl_mem edges;
+  size_t edges_off;
+  int accumulate;
+  clprim_histogram_algorithm algorithm;
+} clprim_histogram_desc;
+
+/* Counts n samples (from element samples_off of `samples`) into desc->bins
+ * counts of desc->count_type (from element counts_off of `counts`). n = 0
+ * with accumulate 0 zeroes the counts. Offsets count elements of each
+ * buffer's own type. `counts` must not overlap the samples or the edges.
+ * Enqueues and returns, like clprim_scan (same queue, wait-list and event
+ * rules; every buffer checked against CL_MEM_SIZE; n may be above 2^32).
+ * Statuses: CLPRIM_INVALID_ARGUMENT for a NULL ctx, desc or buffer, a
+ * count_type other than uint32 or uint64, bins 0 or past 2^32 - 2, bounds
+ * as above broken, lower or upper not 0 with edges, edges_off without
+ * edges, accumulate not 0 or 1, PRIVATE where the bins do not fit local
+ * memory, overlapping or read-only counts; CLPRIM_UNKNOWN_TYPE for a
+ * sample_type that is not a sample type (SAME included);
+ * CLPRIM_UNSUPPORTED for double samples without cl_khr_fp64 or uint64
+ * counts without cl_khr_int64_base_atomics; CLPRIM_UNKNOWN_ALGORITHM for
+ * an algorithm that is not a clprim_histogram_algorithm;
+ * CLPRIM_OUT_OF_BOUNDS for a buffer smaller than its offset and count. No
+ * temporary memory is used. One program is compiled per sample type.
+ * Thread safety: as clprim_scan. */
+CLPRIM_API clprim_status clprim_histogram(clprim_context *ctx, cl_command_queue queue,
+                                          const clprim_histogram_desc *desc, cl_mem samples,
+                                          size_t samples_off, size_t n, cl_mem counts,
+                                          size_t counts_off, cl_uint num_wait,
+                                          const cl_event *wait, cl_event *event);
+
+/* Blocking helper on host arrays: n samples (NULL allowed when n is 0),
+ * desc->bins counts (read first when desc->accumulate is 1, then written).
+ * Custom edges come from the host here: `edges` (bins + 1 of sample_type)
+ * or NULL for even bins, and desc->edges must be NULL (a device buffer in
+ * a host call is refused, not ignored, and so is desc->edges_off). Otherwise
+ * as clprim_histogram; the context's own queue. */
+CLPRIM_API clprim_status clprim_histogram_host(clprim_context *ctx,
+                                               const clprim_histogram_desc *desc,
+                                               const void *samples, size_t n, const void *edges,
+                                               void *counts);
 
 /* ------------------------------------------------------------------------ */
 /* Several devices: one array in ordered parts                               */

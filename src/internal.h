@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning | scan reduce segment sat search tuning_info | compact sort | multi sort_segments
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning | scan reduce segment sat search histogram tuning_info | compact sort | multi sort_segments
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
@@ -24,7 +24,8 @@
  *   *_tuning       device); each primitive's tuning rows
  *   scan, reduce,  the primitives: validate -> parameters -> grid -> enqueue
  *   segment, sat,  (tuning_info: the rows they use, as tuning-file lines)
- *   search
+ *   search,
+ *   histogram
  *   compact, sort  primitives built on others (compaction's taught form
  *                  and the split sort scan their flags with scan.c)
  *   multi          one array in parts on several devices, on the public
@@ -618,6 +619,15 @@ typedef struct clprim__search_tuning {
 /* key_size: bytes per key (search.c fits the samples to local memory). */
 clprim__search_tuning clprim__search_tuning_for(const clprim_context *ctx, size_t key_size,
                                                 size_t n);
+
+typedef struct clprim__histogram_tuning {
+    CLPRIM__HISTOGRAM_PARAMS(CLPRIM__MEMBER, S)
+    const char *source;
+} clprim__histogram_tuning;
+
+/* sample_size: bytes per sample. */
+clprim__histogram_tuning clprim__histogram_tuning_for(const clprim_context *ctx,
+                                                      size_t sample_size, size_t n);
 
 /* ---- sort.c's keys, shape and program, for the segmented sort ---- */
 

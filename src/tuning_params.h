@@ -124,6 +124,14 @@
     X(S, kind_in_program, U, "CLPRIM_SEARCH_KIND_IN_PROGRAM", 0, 1,                             \
       "1: the key kind and direction compiled in (a program per key type and direction)")
 
+#define CLPRIM__HISTOGRAM_PARAMS(X, S)                                                          \
+    X(S, wg_size, W, "CLPRIM_HISTOGRAM_WG_SIZE", 0, 0, "work-items per work-group")            \
+    X(S, items, U, "CLPRIM_HISTOGRAM_ITEMS", 1, 32,                                             \
+      "loads per work-item before any sample is counted (8- and 16-bit samples: 32-bit words)") \
+    X(S, groups_per_cu, U, "CLPRIM_HISTOGRAM_GROUPS_PER_CU", 1, 0,                              \
+      "PRIVATE: work-groups per compute unit, each with its own counters in local memory")      \
+    X(S, global_groups_per_cu, U, "", 1, 0, "GLOBAL: work-groups per compute unit")
+
 /* The primitives: X(name, struct, PARAMS list) */
 #define CLPRIM__TUNED_PRIMITIVES(X)                                                             \
     X("scan", clprim__scan_tuning, CLPRIM__SCAN_PARAMS)                                         \
@@ -132,7 +140,8 @@
     X("segment", clprim__segment_tuning, CLPRIM__SEGMENT_PARAMS)                                \
     X("sat", clprim__sat_tuning, CLPRIM__SAT_PARAMS)                                            \
     X("sort", clprim__sort_tuning, CLPRIM__SORT_PARAMS)                                         \
-    X("search", clprim__search_tuning, CLPRIM__SEARCH_PARAMS)
+    X("search", clprim__search_tuning, CLPRIM__SEARCH_PARAMS)                                   \
+    X("histogram", clprim__histogram_tuning, CLPRIM__HISTOGRAM_PARAMS)
 
 /* Development switches outside the rows, read with the knobs:
  * X(id, env, doc) */

@@ -73,6 +73,12 @@ static const char *search_names[] = {
 #undef CLPRIM__XX
 };
 
+static const char *histogram_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_HISTOGRAM_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
 typedef struct pixel_row {
     const char *name, *cl;
     size_t size;
@@ -127,6 +133,12 @@ const char *clprim_sort_algorithm_name(clprim_sort_algorithm algorithm)
 const char *clprim_search_algorithm_name(clprim_search_algorithm algorithm)
 {
     return (unsigned)algorithm < CLPRIM_SEARCH_ALGORITHM_COUNT_ ? search_names[algorithm] : NULL;
+}
+
+const char *clprim_histogram_algorithm_name(clprim_histogram_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_HISTOGRAM_ALGORITHM_COUNT_ ? histogram_names[algorithm]
+                                                                   : NULL;
 }
 
 const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm)

@@ -24,7 +24,7 @@
  * that takes a descriptor (clprim_scan_desc, clprim_reduce_desc,
  * clprim_transform through them, clprim_segments, clprim_compact_desc,
  * clprim_sat_desc, clprim_box_desc, clprim_sort_desc, clprim_search_desc,
- * clprim_part); the
+ * clprim_histogram_desc, clprim_part); the
  * fields are each descriptor's members in declaration order (descs[]
  * below). test_coverage fails unless every (call, field) pair of those has
  * a row, and test_sizes fails when a descriptor's size changes, so that a
@@ -55,7 +55,8 @@
 /* ---- the calls and their descriptors ---- */
 
 enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32, D_BOX = 64,
-       D_SORT = 128, D_PART = 256, D_SEARCH = 512 };
+       D_SORT = 128, D_PART = 256, D_SEARCH = 512,
+       D_HIST = 1024 };
 
 #define CALLS(X)                                                                                   \
     X(SCAN, "clprim_scan", D_SCAN | D_TF)                                                          \
@@ -88,6 +89,8 @@ enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32
     X(UPPER, "clprim_upper_bound", D_SEARCH)                                                       \
     X(LOWER_HOST, "clprim_lower_bound_host", D_SEARCH)                                             \
     X(UPPER_HOST, "clprim_upper_bound_host", D_SEARCH)                                             \
+    X(HIST, "clprim_histogram", D_HIST)                                                            \
+    X(HIST_HOST, "clprim_histogram_host", D_HIST)                                                  \
     X(MULTI_SCAN, "clprim_multi_scan", D_SCAN | D_TF | D_PART)                                     \
     X(MULTI_REDUCE, "clprim_multi_reduce", D_REDUCE | D_TF | D_PART)                               \
     X(MULTI_SELECT, "clprim_multi_select", D_COMPACT | D_PART)
@@ -127,6 +130,8 @@ static const char *const sort_fields[] = {"key_type", "value_size", "descending"
                                           "end_bit", "algorithm", "scratch", "scratch_size", NULL};
 static const char *const search_fields[] = {"key_type", "descending", "index_type", "algorithm",
                                             NULL};
+static const char *const hist_fields[] = {"sample_type", "count_type", "bins", "lower", "upper",
+                                          "edges", "edges_off", "accumulate", "algorithm", NULL};
 static const char *const part_fields[] = {"ctx", "queue", "in", "in_off", "out", "out_off", "n",
                                           "custom", "element", "flags", "flags_off", NULL};
 
@@ -146,6 +151,8 @@ static const struct {
     {D_SORT, "sort", "clprim_sort_desc", sizeof(clprim_sort_desc), 48, sort_fields},
     {D_PART, "part", "clprim_part", sizeof(clprim_part), 88, part_fields},
     {D_SEARCH, "search", "clprim_search_desc", sizeof(clprim_search_desc), 16, search_fields},
+    {D_HIST, "histogram", "clprim_histogram_desc", sizeof(clprim_histogram_desc), 56,
+     hist_fields},
 };
 
 /* ---- settings: one non-default value per field (or a field cleared) ---- */
@@ -167,6 +174,9 @@ enum setting {
     SO_SCRATCH_SIZE,
     /* searches */
     SE_KEY, SE_KEY_BAD, SE_DESC, SE_INDEX, SE_INDEX_BAD, SE_ALGO, SE_ALGO_BAD,
+    /* histograms */
+    HI_TYPE, HI_TYPE_BAD, HI_COUNT, HI_COUNT_BAD, HI_BINS, HI_BINS_BAD, HI_LOWER, HI_LOWER_BAD,
+    HI_UPPER, HI_UPPER_BAD, HI_EDGES, HI_EDGES_OFF, HI_ACC, HI_ACC_BAD, HI_ALGO, HI_ALGO_BAD,
     /* parts (part 1 of two) */
     PT_CTX, PT_CTX_BAD, PT_QUEUE, PT_QUEUE_BAD, PT_IN, PT_IN_OFF, PT_OUT, PT_OUT_OFF, PT_N,
     PT_CUSTOM, PT_CUSTOM_BAD, PT_ELEMENT, PT_ELEMENT_BAD, PT_FLAGS, PT_FLAGS_OFF
@@ -308,6 +318,28 @@ typedef struct row {
     RF(c, "search.index_type", S_NONE, SE_INDEX_BAD, "desc->index_type"),                          \
     RD(c, "search.algorithm", S_NONE, SE_ALGO, "desc->algorithm", SE_ALGO_BAD)
 
+/* the histograms: int32 samples in [-6, 6] over 16 bins of [-8, 8); read
+ * as int16, into 8 bins, over a narrower range or other edges (from
+ * another offset), the counts move; uint64 counts are other bytes, and
+ * accumulated ones are added to poison. The host helper takes host edges:
+ * a device buffer and its offset are refused there. */
+#define HIST_ROWS(c, host)                                                                         \
+    H_(c, "histogram.sample_type", HI_TYPE),                                                       \
+    RF(c, "histogram.sample_type", S_NONE, HI_TYPE_BAD, "sample_type"),                            \
+    H_(c, "histogram.count_type", HI_COUNT),                                                       \
+    RF(c, "histogram.count_type", S_NONE, HI_COUNT_BAD, "count_type"),                             \
+    H_(c, "histogram.bins", HI_BINS), RF(c, "histogram.bins", S_NONE, HI_BINS_BAD, "bins"),        \
+    H_(c, "histogram.lower", HI_LOWER), RF(c, "histogram.lower", S_NONE, HI_LOWER_BAD, "lower"),   \
+    H_(c, "histogram.upper", HI_UPPER), RF(c, "histogram.upper", S_NONE, HI_UPPER_BAD, "upper"),   \
+    R(c, "histogram.edges", S_NONE, S_NONE, HI_EDGES, host ? REFUSED : HONOURED,                   \
+      host ? "desc->edges" : NULL, S_NONE),                                                        \
+    R(c, "histogram.edges_off", host ? S_NONE : HI_EDGES, S_NONE, HI_EDGES_OFF,                    \
+      host ? REFUSED : HONOURED, host ? "desc->edges_off" : NULL, S_NONE),                         \
+    RF(c, "histogram.edges_off", S_NONE, HI_EDGES_OFF, "desc->edges_off"),                         \
+    H_(c, "histogram.accumulate", HI_ACC),                                                         \
+    RF(c, "histogram.accumulate", S_NONE, HI_ACC_BAD, "accumulate"),                               \
+    RD(c, "histogram.algorithm", S_NONE, HI_ALGO, "desc->algorithm", HI_ALGO_BAD)
+
 /* every part field on the multi-part calls: the select's fields in a scan
  * or reduce, out and out_off in a reduce, custom in a select, and flags_off
  * without flags are refused */
@@ -399,6 +431,7 @@ static const row table[] = {
     QY(SORT_SCRATCH, "sort.scratch_size", S_NONE, SO_SCRATCH_SIZE),
     SEG_SORT_ROWS(SEG_SORT, 0), SEG_SORT_ROWS(SEG_SORT_HOST, 1),
     SEARCH_ROWS(LOWER), SEARCH_ROWS(UPPER), SEARCH_ROWS(LOWER_HOST), SEARCH_ROWS(UPPER_HOST),
+    HIST_ROWS(HIST, 0), HIST_ROWS(HIST_HOST, 1),
 };
 
 #define ROWS (sizeof table / sizeof table[0])
@@ -411,7 +444,7 @@ static cl_command_queue q, q2;
 static clprim_operator *xor_op, *xor_op2, *xor_other;
 static clprim_element *short_el, *short_el2, *short_other;
 static cl_mem in_buf, in2_buf, seg_a, seg_b, offs_buf, flag_a, flag_b, init_buf, sort_kin,
-    sort_vin, soffs_a, soffs_b, search_keys;
+    sort_vin, soffs_a, soffs_b, search_keys, hist_edges;
 /* poisoned before every run */
 static cl_mem out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch, sort_ko, sort_vo;
 static size_t scratch_bytes;
@@ -419,6 +452,7 @@ static cl_int hx[2 * N];
 static unsigned char hseg[N * 8], hflags[N + 8], hout[BUF], hkeys[BUF];
 static cl_int hoffs[8] = {0, 20, 50, N, N};
 static cl_int hskeys[N]; /* the searches' keys: N / 2 negative ones, then the rest, ascending */
+static cl_int hedges[40]; /* the histogram's edges, ascending */
 /* the segmented sort's offsets (3 segments and an empty 4th), from element
  * SOFF of their type: as int32 from word SOFF, as int64 from word 2 * SOFF
  * (other cuts: the type row), as int32 from word SOFF2 (the off row);
@@ -445,6 +479,7 @@ typedef struct setup {
     clprim_box_desc box;
     clprim_sort_desc sort;
     clprim_search_desc search;
+    clprim_histogram_desc hist;
     clprim_part part[2];
 } setup;
 
@@ -471,6 +506,11 @@ static void defaults(setup *s, int call)
     if (call == C_SELECT || call == C_PARTITION || call == C_SELECT_HOST || call == C_MULTI_SELECT)
         s->cd.value = &zero8; /* x < 0: negatives kept */
     s->search.index_type = CLPRIM_TYPE_UINT32; /* 0 (int32) holds no positions */
+    s->hist.sample_type = CLPRIM_PIXEL_INT32; /* 0 (SAME) is no sample type */
+    s->hist.count_type = CLPRIM_TYPE_UINT32;  /* 0 (int32) is no count type */
+    s->hist.bins = 16;
+    s->hist.lower = -8;
+    s->hist.upper = 8;
     if (calls[call].descs & D_PART) {
         const clprim_part p0 = {ctx, NULL, in_buf, 0, out_a, 0, N / 2, NULL, NULL, NULL, 0};
         const clprim_part p1 = {ctx, NULL, in_buf, N / 2, out_b, 0, N / 2, NULL, NULL, NULL, 0};
@@ -574,6 +614,25 @@ static void apply(setup *s, enum setting v)
     case SE_INDEX_BAD: s->search.index_type = CLPRIM_TYPE_INT64; break;
     case SE_ALGO: s->search.algorithm = CLPRIM_SEARCH_BINARY; break;
     case SE_ALGO_BAD: s->search.algorithm = (clprim_search_algorithm)99; break;
+    case HI_TYPE: s->hist.sample_type = CLPRIM_PIXEL_INT16; break;
+    case HI_TYPE_BAD: s->hist.sample_type = CLPRIM_PIXEL_SAME; break;
+    case HI_COUNT: s->hist.count_type = CLPRIM_TYPE_UINT64; break;
+    case HI_COUNT_BAD: s->hist.count_type = CLPRIM_TYPE_FLOAT; break;
+    case HI_BINS: s->hist.bins = 8; break;
+    case HI_BINS_BAD: s->hist.bins = 0; break;
+    case HI_LOWER: s->hist.lower = -4; break;
+    case HI_LOWER_BAD: s->hist.lower = 0.5; break;
+    case HI_UPPER: s->hist.upper = 4; break;
+    case HI_UPPER_BAD: s->hist.upper = -9; break;
+    case HI_EDGES: /* custom edges: the bounds 0 */
+        s->hist.edges = hist_edges;
+        s->hist.lower = s->hist.upper = 0;
+        break;
+    case HI_EDGES_OFF: s->hist.edges_off = 5; break;
+    case HI_ACC: s->hist.accumulate = 1; break;
+    case HI_ACC_BAD: s->hist.accumulate = 2; break;
+    case HI_ALGO: s->hist.algorithm = CLPRIM_HISTOGRAM_GLOBAL; break;
+    case HI_ALGO_BAD: s->hist.algorithm = (clprim_histogram_algorithm)99; break;
     case PT_CTX: p->ctx = wctx; break; /* the same cl_context and device */
     case PT_CTX_BAD: p->ctx = NULL; break;
     case PT_QUEUE: p->queue = q2; break;
@@ -749,6 +808,12 @@ static clprim_status run_call(const setup *s, output *o)
     case C_UPPER_HOST:
         st = (s->call == C_LOWER_HOST ? clprim_lower_bound_host : clprim_upper_bound_host)(
             ctx, &s->search, hskeys, N, hx, N, hout);
+        break;
+    case C_HIST:
+        st = clprim_histogram(ctx, NULL, &s->hist, in_buf, 0, N, out_a, 0, 0, NULL, NULL);
+        break;
+    case C_HIST_HOST: /* accumulated onto the poisoned host counts */
+        st = clprim_histogram_host(ctx, &s->hist, hx, N, NULL, hout);
         break;
     case C_MULTI_SCAN: st = clprim_multi_scan(&s->scan, s->part, 2); break;
     case C_MULTI_REDUCE: st = clprim_multi_reduce(&s->reduce, s->part, 2, hout); break;
@@ -1016,6 +1081,9 @@ static int setup_all(void **state)
     for (i = 0; i < N; ++i)
         hskeys[i] = (cl_int)i - N / 2;
     search_keys = make(sizeof hskeys, hskeys);
+    for (i = 0; i < 40; ++i) /* the histogram's custom edges: -16, -14, ... */
+        hedges[i] = 2 * (cl_int)i - 16;
+    hist_edges = make(sizeof hedges, hedges);
     in_buf = make(N * 8, hx);
     in2_buf = make(N * 8, hx2);
     seg_a = make(N * 8, hseg);
@@ -1073,7 +1141,7 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
     cl_mem all[] = {in_buf, in2_buf, seg_a, seg_b, offs_buf, flag_a, flag_b, init_buf, sort_kin,
-                    sort_vin, soffs_a, soffs_b, search_keys, out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch,
+                    sort_vin, soffs_a, soffs_b, search_keys, hist_edges, out_a, out_b, out_c, idx_buf, cnt_buf, keys_o, lens_buf, scratch,
                     sort_ko, sort_vo};
     size_t i;
     (void)state;

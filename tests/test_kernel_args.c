@@ -410,6 +410,44 @@ static void test_search(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* Both histogram kernels (each algorithm, even bins and custom edges),
+ * int32 samples, uint64 counts, checked against counts known in advance:
+ * sample i is i % 100 - 10, so each of [0, 50) holds N / 100 of them. */
+static void test_histogram(void **state)
+{
+    int32_t *x = malloc(N * sizeof *x), edges[51];
+    uint64_t counts[50];
+    int fails = 0, a, custom;
+    size_t i;
+    (void)state;
+    assert_true(x != NULL);
+    for (i = 0; i < N; ++i)
+        x[i] = (int32_t)(i % 100) - 10;
+    for (i = 0; i <= 50; ++i)
+        edges[i] = (int32_t)i;
+    for (a = 1; a < CLPRIM_HISTOGRAM_ALGORITHM_COUNT_; ++a)
+        for (custom = 0; custom < 2; ++custom) {
+            clprim_histogram_desc d;
+            memset(&d, 0, sizeof d);
+            d.sample_type = CLPRIM_PIXEL_INT32;
+            d.count_type = info.has_int64_atomics ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32;
+            d.bins = 50;
+            d.upper = custom ? 0 : 50;
+            d.algorithm = (clprim_histogram_algorithm)a;
+            memset(counts, 0, sizeof counts);
+            fails |= ok(clprim_histogram_host(ctx, &d, x, N, custom ? edges : NULL, counts),
+                        clprim_histogram_algorithm_name(d.algorithm));
+            for (i = 0; i < 50; ++i) {
+                uint64_t c = 0;
+                memcpy(&c, (const char *)counts + i * clprim_type_size(d.count_type),
+                       clprim_type_size(d.count_type));
+                fails |= c != N / 100;
+            }
+        }
+    free(x);
+    assert_int_equal(fails, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_compact),     cmocka_unit_test(test_segment),
         cmocka_unit_test(test_sat),         cmocka_unit_test(test_sort),
         cmocka_unit_test(test_segmented_sort), cmocka_unit_test(test_search),
+        cmocka_unit_test(test_histogram),
     };
     int rc;
     ctx = tu_context();

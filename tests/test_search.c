@@ -137,17 +137,6 @@ static void make_queries(const scase *c, const unsigned char *keys, const uint64
     }
 }
 
-static cl_mem make_buffer(size_t bytes, const void *src, cl_mem_flags flags)
-{
-    cl_int err;
-    cl_mem b = clCreateBuffer(clprim_context_cl_context(ctx), flags, bytes ? bytes : 1, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    if (bytes && src)
-        assert_int_equal(clEnqueueWriteBuffer(clprim_context_queue(ctx), b, CL_TRUE, 0, bytes,
-                                              src, 0, NULL, NULL), CL_SUCCESS);
-    return b;
-}
-
 /* One call of one bound on the device, checked: 0 when right. */
 static int check_call(const scase *c, int upper, cl_mem bk, cl_mem bq, const unsigned char *keys,
                       const unsigned char *queries, uint64_t *want)
@@ -162,7 +151,7 @@ static int check_call(const scase *c, int upper, cl_mem bk, cl_mem bq, const uns
     int failed = 0;
 
     memset(got, POISON, total * isz);
-    bo = make_buffer(total * isz, got, CL_MEM_READ_WRITE);
+    bo = tu_buffer(ctx, total * isz, got, CL_MEM_READ_WRITE);
     memset(&d, 0, sizeof d);
     d.key_type = c->key;
     d.descending = c->descending;
@@ -232,8 +221,8 @@ static int run_case(const scase *c)
     if (!c->unsorted_keys)
         sort_keys(c, keys, c->n);
     make_queries(c, keys, pool, pool_n, queries, &s);
-    bk = make_buffer((c->keys_off + c->n) * ks, kin, CL_MEM_READ_ONLY);
-    bq = make_buffer((c->queries_off + c->m) * ks, qin, CL_MEM_READ_ONLY);
+    bk = tu_buffer(ctx, (c->keys_off + c->n) * ks, kin, CL_MEM_READ_ONLY);
+    bq = tu_buffer(ctx, (c->queries_off + c->m) * ks, qin, CL_MEM_READ_ONLY);
     failed = check_call(c, 0, bk, bq, keys, queries, want);
     failed += check_call(c, 1, bk, bq, keys, queries, want);
     clReleaseMemObject(bk);
@@ -242,17 +231,6 @@ static int run_case(const scase *c)
     free(qin);
     free(want);
     return failed;
-}
-
-/* The value of ` name=` in a clprim_context_tuning line. */
-static size_t row_value(const char *line, const char *name)
-{
-    char key[48];
-    const char *p;
-    snprintf(key, sizeof key, " %s=", name);
-    p = strstr(line, key);
-    assert_non_null(p);
-    return (size_t)strtoull(p + strlen(key), NULL, 10);
 }
 
 /* Key counts around what the kernels depend on: the work-group, the
@@ -442,9 +420,9 @@ static void test_host(void **state)
 static void test_refused(void **state)
 {
     clprim_search_desc d;
-    cl_mem a = make_buffer(4096, NULL, CL_MEM_READ_WRITE), b = make_buffer(4096, NULL,
+    cl_mem a = tu_buffer(ctx, 4096, NULL, CL_MEM_READ_WRITE), b = tu_buffer(ctx, 4096, NULL,
                                                                             CL_MEM_READ_WRITE);
-    cl_mem ro = make_buffer(4096, NULL, CL_MEM_READ_ONLY);
+    cl_mem ro = tu_buffer(ctx, 4096, NULL, CL_MEM_READ_ONLY);
     uint32_t host[4] = {0};
     int bad = 0;
     (void)state;
@@ -518,9 +496,9 @@ int main(void)
     int rc;
     ctx = tu_context();
     clprim_context_tuning(ctx, "search", 4, 1000, line, sizeof line);
-    row_wg = row_value(line, "wg_size");
-    row_items = row_value(line, "items");
-    row_samples = row_value(line, "samples");
+    row_wg = tu_row_value(line, "wg_size");
+    row_items = tu_row_value(line, "items");
+    row_samples = tu_row_value(line, "samples");
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     clprim_context_release(ctx);
     return rc;

@@ -172,4 +172,10 @@ int clprim_bench_search(bench *b, const char *bound, const char *queries, clprim
                         const size_t *sizes, size_t count, const char *algos,
                         const char *csv_path, int progress);
 
+/* clprim-bench --histogram KIND (bench_histogram.c): n samples of KIND
+ * (uint8 over 256 even bins, float in [0, 1) over 1024, uint32 over
+ * 65,536) counted into uint32 counts. */
+int clprim_bench_histogram(bench *b, const char *kind, const size_t *sizes, size_t count,
+                           const char *algos, const char *csv_path, int progress);
+
 #endif

@@ -34,7 +34,7 @@
  * program cache cold and warm (tools/first_call.c).
  * This file reads the options; every mode is a module (bench_scan.c,
  * bench_compact.c, bench_segment.c, bench_sat.c, bench_sort.c,
- * bench_search.c) on the one
+ * bench_search.c, bench_histogram.c) on the one
  * driver, bench_driver.c, which times, prints and writes the CSV. */
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
@@ -86,6 +86,9 @@ static const char usage[] =
     "                             (algorithms binary, cached; GB/s: queries read and\n"
     "                             positions written)\n"
     "  --queries ORDER            search: random (default) or sorted queries\n"
+    "  --histogram KIND           time clprim_histogram of n samples instead: uint8 over\n"
+    "                             256 bins, float in [0, 1) over 1024, uint32 over 65536\n"
+    "                             (algorithms global, private; GB/s: samples read)\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -112,6 +115,7 @@ int main(int argc, char **argv)
     cl_int err;
     const int progress = isatty(fileno(stderr));
     const char *compact = NULL, *segmented = NULL, *sat = NULL, *sort = NULL, *search = NULL;
+    const char *histogram = NULL;
     const char *queries = "random";
     size_t sort_values = 0, sort_segments = 0;
     size_t sat_sides[16] = {1024, 4096, 16384}, sat_count = 3;
@@ -135,6 +139,7 @@ int main(int argc, char **argv)
         {"--sort", 's', &sort},             {"--values", 'z', &sort_values},
         {"--sort-segments", 'z', &sort_segments},
         {"--search", 's', &search},         {"--queries", 's', &queries},
+        {"--histogram", 's', &histogram},
         {"--first-call-child", 's', &child},
     };
     const size_t noptions = sizeof options / sizeof options[0];
@@ -197,7 +202,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim-bench: --kept takes 0 to 100\n");
         return 2;
     }
-    if (strcmp(algos, "all") && !compact && !segmented && !sat && !sort && !search) { /* every name asked for must exist */
+    if (strcmp(algos, "all") && !compact && !segmented && !sat && !sort && !search &&
+        !histogram) { /* every name asked for must exist */
         char list[512], *name, *rest;
         snprintf(list, sizeof list, "%s", algos);
         for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
@@ -260,6 +266,8 @@ int main(int argc, char **argv)
     else if (search)
         rc = clprim_bench_search(&b, search, queries, type, sizes, count, algos, csv_path,
                                  progress);
+    else if (histogram)
+        rc = clprim_bench_histogram(&b, histogram, sizes, count, algos, csv_path, progress);
     else if (compact)
         rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
     else

@@ -274,3 +274,24 @@ int tu_refused(clprim_context *ctx, clprim_status got, clprim_status want, const
             clprim_status_string(want), needle);
     return -1;
 }
+
+cl_mem tu_buffer(clprim_context *ctx, size_t bytes, const void *src, cl_mem_flags flags)
+{
+    cl_int err;
+    cl_mem b = clCreateBuffer(clprim_context_cl_context(ctx), flags, bytes ? bytes : 1, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    if (bytes && src)
+        assert_int_equal(clEnqueueWriteBuffer(clprim_context_queue(ctx), b, CL_TRUE, 0, bytes,
+                                              src, 0, NULL, NULL), CL_SUCCESS);
+    return b;
+}
+
+size_t tu_row_value(const char *line, const char *name)
+{
+    char key[48];
+    const char *p;
+    snprintf(key, sizeof key, " %s=", name);
+    p = strstr(line, key);
+    assert_non_null(p);
+    return (size_t)strtoull(p + strlen(key), NULL, 10);
+}

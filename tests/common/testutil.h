@@ -55,4 +55,13 @@ void tu_describe_reduce(const tu_reduce_case *c, char *buf, size_t size);
  * instead and returns -1. */
 int tu_refused(clprim_context *ctx, clprim_status got, clprim_status want, const char *needle);
 
+/* A buffer of ctx's cl_context (at least 1 byte), holding a copy of src
+ * when it is not NULL (written through ctx's queue); fails the test when
+ * it cannot be made. */
+cl_mem tu_buffer(clprim_context *ctx, size_t bytes, const void *src, cl_mem_flags flags);
+
+/* The value of ` name=` in a clprim_context_tuning line; fails the test
+ * when the line has none. */
+size_t tu_row_value(const char *line, const char *name);
+
 #endif

@@ -661,3 +661,119 @@ size_t clprim_ref_bounds_check(clprim_type key_type, int descending, int upper, 
     }
     return m;
 }
+
+/* ---- histograms ---- */
+
+/* 128-bit integers: every product of the even-bin formula exactly */
+__extension__ typedef __int128 ref_i128;
+__extension__ typedef unsigned __int128 ref_u128;
+
+/* One sample as a number: integers exactly (i), floats as doubles (f,
+ * which holds every float exactly). */
+typedef struct ref_sample {
+    int is_float;
+    ref_i128 i;
+    double f;
+} ref_sample;
+
+static ref_sample ref_sample_at(clprim_pixel_type t, const void *p)
+{
+    ref_sample v;
+    memset(&v, 0, sizeof v);
+#define REF_INT(T)                                                                                 \
+    do {                                                                                           \
+        T x_;                                                                                      \
+        memcpy(&x_, p, sizeof x_);                                                                 \
+        v.i = (ref_i128)x_;                                                                        \
+    } while (0)
+#define REF_FLOAT(T)                                                                               \
+    do {                                                                                           \
+        T x_;                                                                                      \
+        memcpy(&x_, p, sizeof x_);                                                                 \
+        v.is_float = 1;                                                                            \
+        v.f = (double)x_;                                                                          \
+    } while (0)
+    switch (t) {
+    case CLPRIM_PIXEL_UINT8: REF_INT(uint8_t); break;
+    case CLPRIM_PIXEL_INT8: REF_INT(int8_t); break;
+    case CLPRIM_PIXEL_UINT16: REF_INT(uint16_t); break;
+    case CLPRIM_PIXEL_INT16: REF_INT(int16_t); break;
+    case CLPRIM_PIXEL_INT32: REF_INT(int32_t); break;
+    case CLPRIM_PIXEL_UINT32: REF_INT(uint32_t); break;
+    case CLPRIM_PIXEL_INT64: REF_INT(int64_t); break;
+    case CLPRIM_PIXEL_UINT64: REF_INT(uint64_t); break;
+    case CLPRIM_PIXEL_FLOAT: REF_FLOAT(float); break;
+    default: REF_FLOAT(double); break;
+    }
+#undef REF_INT
+#undef REF_FLOAT
+    return v;
+}
+
+/* a <= b as numbers (NaN: never) */
+static int ref_sample_le(ref_sample a, ref_sample b)
+{
+    return a.is_float ? a.f <= b.f : a.i <= b.i;
+}
+
+/* The float bin of clprim.h in the sample type F: scale, difference and
+ * product each rounded to F (volatile: never fused into one rounding). */
+#define REF_FLOAT_BIN(NAME, F)                                                                     \
+    static size_t NAME(size_t bins, double lower, double upper, double x)                          \
+    {                                                                                              \
+        const F lo = (F)lower, hi = (F)upper, scale = (F)bins / (hi - lo), xf = (F)x;              \
+        volatile F d;                                                                              \
+        F t;                                                                                       \
+        if (!(lo <= xf && xf < hi))                                                                \
+            return bins;                                                                           \
+        d = xf - lo;                                                                               \
+        t = d * scale;                                                                             \
+        return t < (F)bins ? ((size_t)t < bins - 1 ? (size_t)t : bins - 1) : bins - 1;             \
+    }
+REF_FLOAT_BIN(ref_float_bin, float)
+REF_FLOAT_BIN(ref_double_bin, double)
+#undef REF_FLOAT_BIN
+
+size_t clprim_ref_histogram_bin(clprim_pixel_type sample_type, size_t bins, double lower,
+                                double upper, const void *edges, const void *x)
+{
+    const ref_sample v = ref_sample_at(sample_type, x);
+    if (edges) { /* how many edges are at or below x, less one */
+        const size_t ss = clprim_pixel_type_size(sample_type);
+        size_t lo = 0, hi = bins + 1; /* the count is in [lo, hi] */
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (ref_sample_le(ref_sample_at(sample_type, (const char *)edges + mid * ss), v))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo >= 1 && lo <= bins ? lo - 1 : bins;
+    }
+    if (sample_type == CLPRIM_PIXEL_FLOAT)
+        return ref_float_bin(bins, lower, upper, v.f);
+    if (sample_type == CLPRIM_PIXEL_DOUBLE)
+        return ref_double_bin(bins, lower, upper, v.f);
+    {
+        /* the bounds are integers of the sample type (clprim_histogram
+         * refuses others): exact in 128 bits, and so is the product */
+        const ref_i128 lo = lower < 0 ? (ref_i128)(int64_t)lower : (ref_i128)(uint64_t)lower;
+        const ref_i128 hi = upper < 0 ? (ref_i128)(int64_t)upper : (ref_i128)(uint64_t)upper;
+        if (!(lo <= v.i && v.i < hi))
+            return bins;
+        return (size_t)((ref_u128)(v.i - lo) * bins / (ref_u128)(hi - lo));
+    }
+}
+
+void clprim_ref_histogram(clprim_pixel_type sample_type, size_t bins, double lower, double upper,
+                          const void *edges, const void *samples, size_t n, uint64_t *counts)
+{
+    const size_t ss = clprim_pixel_type_size(sample_type);
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const size_t b = clprim_ref_histogram_bin(sample_type, bins, lower, upper, edges,
+                                                  (const char *)samples + i * ss);
+        if (b < bins)
+            ++counts[b];
+    }
+}

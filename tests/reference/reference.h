@@ -140,6 +140,19 @@ size_t clprim_ref_bounds_check(clprim_type key_type, int descending, int upper, 
                                size_t n, const void *queries, size_t m, const void *got,
                                size_t index_size);
 
+/* ---- histograms (clprim_histogram) ---- */
+
+/* The bin sample x (one sample_type value in host bytes) counts in as
+ * clprim.h defines it, or bins when it counts nowhere: even bins over
+ * [lower, upper) when edges is NULL (integers in exact 128-bit arithmetic,
+ * floats in their own type without contraction), else bins between the
+ * bins + 1 host edges (found by a binary search). */
+size_t clprim_ref_histogram_bin(clprim_pixel_type sample_type, size_t bins, double lower,
+                                double upper, const void *edges, const void *x);
+/* Adds the bins of n samples to counts[0 .. bins). */
+void clprim_ref_histogram(clprim_pixel_type sample_type, size_t bins, double lower, double upper,
+                          const void *edges, const void *samples, size_t n, uint64_t *counts);
+
 /* Checks got (row pitch got_pitch elements) against the w x h inclusive
  * summed-area table of x (w x h, tight, already in the table's type): as
  * clprim_ref_scan_check does, integers and float min / max exactly, float

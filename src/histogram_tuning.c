@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* The histograms' tuning rows: the work-group, the samples each work-item
+ * loads before counting any, and the grids of both forms. Rows are data,
+ * matched most specific first (tuning.c) by sample size; each says where
+ * its numbers came from. histogram.c fits the counters (and custom edges)
+ * to local memory. */
+#include "internal.h"
+
+struct clprim__histogram_row {
+    clprim__row_match match;
+    clprim__histogram_tuning t;
+};
+
+static const struct clprim__histogram_row rows[] = {
+    /* NVIDIA: unmeasured guess (2026-11-26, written before any run on a
+     * GPU). 8 loads per work-item issued before any sample is counted
+     * (32 uint8 samples, as 32-bit words), as the sort's histogram learnt
+     * (one load in flight per work-item: 815 us for 1 GiB of keys; a
+     * tile's loads first: 468 us). PRIVATE: 8
+     * work-groups of 256 per SM (2048 work-items, an SM's most), each with
+     * its own counters (256 bins: 1 KiB each; 65,536 bins would not fit);
+     * GLOBAL: as many, its atomics in the L2. */
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .items = 8,
+           .groups_per_cu = 8,
+           .global_groups_per_cu = 8,
+           .source = "NVIDIA GPU (unmeasured guess)"}},
+    /* CPUs (PoCL): one work-group per core (local atomics are plain memory
+     * there), small work-groups so that tests cross several work-groups
+     * and chunks at small n. Unmeasured. */
+    {.match = {.type = CL_DEVICE_TYPE_CPU},
+     .t = {.wg_size = 64,
+           .items = 4,
+           .groups_per_cu = 1,
+           .global_groups_per_cu = 2,
+           .source = "CPU (PoCL; unmeasured guess)"}},
+    {.match = {0},
+     .t = {.wg_size = 256,
+           .items = 4,
+           .groups_per_cu = 4,
+           .global_groups_per_cu = 4,
+           .source = "default (unmeasured guess)"}},
+};
+
+clprim__histogram_tuning clprim__histogram_tuning_for(const clprim_context *ctx,
+                                                      size_t sample_size, size_t n)
+{
+    clprim__histogram_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "histogram", sample_size, n, rows, t);
+    clprim__tuning_apply(&ctx->knobs, &ctx->info, "histogram", &t);
+    return t;
+}
