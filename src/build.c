@@ -608,6 +608,36 @@ void clprim__program_cache_destroy(clprim__program *first)
 
 /* Run at context creation, when no device attribute gave the SIMD width:
  * a kernel's preferred work-group size multiple stands in for it. */
+/* cl_khr_subgroups: the sub-group size the probe kernel gets in a
+ * work-group of 256, which is what executes together. The preferred
+ * work-group size multiple can be much larger (Intel's CPU runtime: 128,
+ * with sub-groups of 8 or 16), and taken as the SIMD width it rounded every
+ * work-group up to it. Sizes above 64 (a CPU runtime emulating sub-groups as
+ * whole work-groups) are not taken. Returns whether the width was set. */
+typedef cl_int(CL_API_CALL *sub_group_info_fn)(cl_kernel, cl_device_id, cl_uint, size_t,
+                                               const void *, size_t, void *, size_t *);
+#define CLPRIM__KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE 0x2033
+
+static int probe_sub_group_size(clprim_context *ctx, cl_kernel kernel)
+{
+    cl_platform_id platform = NULL;
+    sub_group_info_fn info = NULL;
+    size_t local = 256, size = 0;
+    if (!ctx->info.has_subgroups ||
+        clGetDeviceInfo(ctx->device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) !=
+            CL_SUCCESS)
+        return 0;
+    *(void **)&info = clGetExtensionFunctionAddressForPlatform(platform,
+                                                               "clGetKernelSubGroupInfoKHR");
+    if (!info || info(kernel, ctx->device, CLPRIM__KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                      sizeof local, &local, sizeof size, &size, NULL) != CL_SUCCESS ||
+        size < 1 || size > 64 || (size & (size - 1)))
+        return 0;
+    ctx->info.simd_width = (cl_uint)size;
+    ctx->info.simd_source = "cl_khr_subgroups (the probe kernel's sub-group size)";
+    return 1;
+}
+
 clprim_status clprim__probe_simd_width(clprim_context *ctx)
 {
     static const char probe[] = "kernel void clprim_probe(global int *p) { p[get_global_id(0)] = 0; }\n";
@@ -635,6 +665,10 @@ clprim_status clprim__probe_simd_width(clprim_context *ctx)
     if (st != CL_SUCCESS) {
         clprim__fail(ctx, st, "probing the SIMD width failed: clCreateKernel returned %s",
                      clprim_status_string(st));
+        goto cleanup;
+    }
+    if (probe_sub_group_size(ctx, kernel)) {
+        st = CLPRIM_SUCCESS;
         goto cleanup;
     }
     st = clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,

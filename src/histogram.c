@@ -105,6 +105,16 @@ static int int_shape(int kind, size_t bytes, double lower, double upper, size_t 
  * it, so it is checked before the launch layer checks the buffers), and
  * what the kernels need of its bounds; custom: edges given (on the device
  * or, for the host helper, on the host). */
+/* The most bins PRIVATE's 4-byte counters hold: every byte of local memory
+ * a launch asks for counts against the device's size, and the edges'
+ * argument takes at least one sample beside the counters (Intel's CPU
+ * runtime refused 65,536 counters in its 256 KiB at the launch). */
+static cl_ulong private_bins_most(const clprim_context *ctx, const clprim_histogram_desc *d)
+{
+    const cl_ulong local = ctx->info.local_mem_size, ss = clprim_pixel_type_size(d->sample_type);
+    return local > ss ? (local - ss) / 4 : 0;
+}
+
 static clprim_status check_desc(clprim_context *ctx, const clprim_histogram_desc *d, int custom,
                                 hist_shape *s)
 {
@@ -167,14 +177,14 @@ static clprim_status check_desc(clprim_context *ctx, const clprim_histogram_desc
                                      d->lower, d->upper, clprim_pixel_type_name(d->sample_type));
     }
     if (d->algorithm == CLPRIM_HISTOGRAM_PRIVATE &&
-        (cl_ulong)d->bins > ctx->info.local_mem_size / 4)
+        (cl_ulong)d->bins > private_bins_most(ctx, d))
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "desc->algorithm PRIVATE: %zu bins of 4-byte counters pass "
                                      "the %llu bytes of local memory of %s (at most %llu bins); "
                                      "use GLOBAL or AUTO", d->bins,
                                      (unsigned long long)ctx->info.local_mem_size,
                                      ctx->info.device_name,
-                                     (unsigned long long)(ctx->info.local_mem_size / 4));
+                                     (unsigned long long)private_bins_most(ctx, d));
     return CLPRIM_SUCCESS;
 }
 
@@ -221,7 +231,8 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
     const clprim__histogram_tuning t = clprim__histogram_tuning_for(ctx, ss, a->n);
     /* PRIVATE where its counters fit (check_desc refused it otherwise) */
     const int priv = d->algorithm == CLPRIM_HISTOGRAM_PRIVATE ||
-                     (d->algorithm == CLPRIM_HISTOGRAM_AUTO && counter_bytes <= local);
+                     (d->algorithm == CLPRIM_HISTOGRAM_AUTO &&
+                      (cl_ulong)d->bins <= private_bins_most(ctx, d));
     /* the edges beside the counters, where both fit */
     const cl_uint cached = custom && edge_bytes + (priv ? counter_bytes : 0) <= local;
     cl_mem edges = custom ? d->edges : a->samples; /* even bins read no edges */

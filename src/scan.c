@@ -84,6 +84,15 @@ static unsigned sp_prefetch(const clprim__element *e, const clprim__scan_tuning 
     return e->builtin && e->size * t->sp_tile_items <= 128;
 }
 
+/* Local memory of the scan program's kernels with tuning t (cl/scan_abi.h). */
+static size_t scan_local_bytes(const clprim__scan_tuning *t, const clprim_device_info *d,
+                               size_t elem)
+{
+    return SCAN_LOCAL_ELEMENTS((size_t)t->wg_size, t->coarse_items, t->tile_items,
+                               t->sp_tile_items, (size_t)d->local_mem_banks) *
+           elem;
+}
+
 /* The table's tuning t for this device and element size, clamped to the
  * device's limits and the scan program's local memory. A single pass runs in a program of
  * its own work-group size (the same program where the sizes agree). */
@@ -96,8 +105,7 @@ static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__
         t.wg_size = t.sp_wg_size;
     /* leave room for what drivers keep in local memory themselves */
     const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
-    while (SCAN_LOCAL_ELEMENTS((size_t)t.wg_size, t.coarse_items, t.tile_items, t.sp_tile_items,
-                               (size_t)d->local_mem_banks) * elem > budget) {
+    while (scan_local_bytes(&t, d, elem) > budget) {
         if (t.sp_tile_items > 1 && t.sp_tile_items >= t.tile_items)
             t.sp_tile_items /= 2;
         else if (t.tile_items > 1 && t.tile_items >= t.coarse_items)
@@ -113,6 +121,10 @@ static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__
         const unsigned chunk = (unsigned)(SCAN_CHUNK_BYTES / elem);
         t.sp_tile_items = t.sp_tile_items < chunk ? chunk : t.sp_tile_items / chunk * chunk;
     }
+    /* a tile rounded up to a whole chunk can pass the budget again (Intel's
+     * CPU runtime refused such a launch: 16 bytes over its 256 KiB) */
+    while (t.wg_size > 1 && scan_local_bytes(&t, d, elem) > budget)
+        t.wg_size /= 2;
     if (!sp_prefetch(e, &t))
         t.sp_groups_per_cu = 0;
     return t;

@@ -5,14 +5,51 @@
 # (OpenCL on the CPU, so there is always a device), cmocka, clinfo and
 # gnuplot (benchmark charts), and Open MPI (clprim_mpi and its tests).
 # Skips apt when all are there.
+#
+#   install-deps.sh [--intel-cpu]
+#
+# --intel-cpu also installs Intel's CPU OpenCL runtime, a second OpenCL
+# implementation with sub-groups that runs without a GPU (the test suite
+# runs on it beside PoCL): the wheels of the Python package index
+# (intel-opencl-rt, with intel-cmplr-lib-rt and tbb beside it) unpacked
+# into /opt/clprim-intel-opencl, its libraries made known to the dynamic
+# loader and libintelocl.so registered with the ICD loader. About 270 MB
+# to download, 800 MB unpacked; skipped when it is registered already.
 set -eu
+intel=0
+for a in "$@"; do
+  case $a in
+  --intel-cpu) intel=1 ;;
+  *) echo "install-deps.sh: unknown option $a (known: --intel-cpu)" >&2; exit 2 ;;
+  esac
+done
 pkgs="build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev clinfo gnuplot-nox openmpi-bin libopenmpi-dev"
+[ "$intel" -eq 0 ] || pkgs="$pkgs python3-pip unzip"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+if [ -n "$missing" ]; then
+  $sudo apt-get update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+fi
+icd=/etc/OpenCL/vendors/clprim-intel-cpu.icd
+if [ "$intel" -eq 1 ] && [ ! -f "$icd" ]; then
+  # versions pinned: the ones the suite was run on (2026-11-26)
+  dir=/opt/clprim-intel-opencl
+  tmp=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$tmp" \
+    intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0 tbb==2023.2.0
+  $sudo mkdir -p "$dir"
+  for w in "$tmp"/*.whl; do $sudo unzip -q -o "$w" -d "$dir"; done
+  rm -rf "$tmp"
+  lib=$(find "$dir" -name 'libintelocl.so' | head -n 1)
+  [ -n "$lib" ] || { echo "install-deps.sh: no libintelocl.so in the wheels" >&2; exit 1; }
+  find "$dir" -name '*.so*' -path '*/lib/*' -exec dirname {} \; | sort -u |
+    $sudo tee /etc/ld.so.conf.d/clprim-intel-opencl.conf >/dev/null
+  $sudo ldconfig
+  $sudo mkdir -p /etc/OpenCL/vendors
+  echo "$lib" | $sudo tee "$icd" >/dev/null
+fi
