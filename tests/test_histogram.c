@@ -28,6 +28,7 @@
 #define MARGIN 5 /* counts on either side of the output that must stay untouched */
 
 __extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
 
 static const clprim_pixel_type sample_types[] = {
     CLPRIM_PIXEL_UINT8, CLPRIM_PIXEL_INT8,   CLPRIM_PIXEL_UINT16, CLPRIM_PIXEL_INT16,
@@ -101,7 +102,10 @@ static void put_real(clprim_pixel_type t, void *p, double v)
 static i128 rand_between(uint64_t *s, i128 a, i128 b)
 {
     const i128 w = b - a + 1;
-    const i128 r = ((i128)tu_rand(s) << 64 | tu_rand(s)) & (((i128)1 << 120) - 1);
+    /* 120 random bits, shifted as unsigned (a signed shift into the sign
+     * bit is undefined: UBSan) */
+    const u128 hi = (u128)(tu_rand(s) & ((UINT64_C(1) << 56) - 1));
+    const i128 r = (i128)(hi << 64 | tu_rand(s));
     return a + r % w;
 }
 
