@@ -77,6 +77,13 @@ FLOAT_SHAPE(float_shape, float, cl_uint)
 FLOAT_SHAPE(double_shape, double, cl_ulong)
 #undef FLOAT_SHAPE
 
+/* Whether x (in [-2^63, 2^64)) is an integer; without libm's floor, which
+ * the library does not link (a consumer of the shared library failed to). */
+static int whole(double x)
+{
+    return x < 0 ? (double)(cl_long)x == x : (double)(cl_ulong)x == x;
+}
+
 /* Even bins over integer samples of `bytes` bytes: lower and upper must be
  * integers with least <= lower and upper <= the type's largest value + 1
  * (so that [0, 256) covers every uint8); for 64-bit samples upper must stay
@@ -86,10 +93,12 @@ static int int_shape(int kind, size_t bytes, double lower, double upper, size_t 
 {
     const int bits = (int)bytes * 8;
     /* [least, beyond): the type's values as doubles (exact: powers of two) */
-    const double least = kind == HIST_SIGNED ? -ldexp(1.0, bits - 1) : 0.0;
-    const double beyond = kind == HIST_SIGNED ? ldexp(1.0, bits - 1) : ldexp(1.0, bits);
-    if (floor(lower) != lower || floor(upper) != upper || lower < least ||
-        (bits < 64 ? upper > beyond : upper >= beyond))
+    const double half = (double)((cl_ulong)1 << (bits - 1));
+    const double least = kind == HIST_SIGNED ? -half : 0.0;
+    const double beyond = kind == HIST_SIGNED ? half : 2.0 * half;
+    /* the range first: only then do the casts below hold the values */
+    if (lower < least || (bits < 64 ? upper > beyond : upper >= beyond) || !whole(lower) ||
+        !whole(upper))
         return 0;
     /* sign-extended to 64 bits, as the kernel reads them */
     s->lo_bits = kind == HIST_SIGNED ? (cl_ulong)(cl_long)lower : (cl_ulong)lower;
@@ -161,8 +170,8 @@ static clprim_status check_desc(clprim_context *ctx, const clprim_histogram_desc
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
                                      "desc->lower %g and desc->upper %g: even bins need finite "
                                      "bounds, lower < upper", d->lower, d->upper);
-    } else if (kind == HIST_FLOAT ? !(ss == 4 ? fabs(d->lower) <= FLT_MAX &&
-                                                    fabs(d->upper) <= FLT_MAX &&
+    } else if (kind == HIST_FLOAT ? !(ss == 4 ? d->lower <= FLT_MAX && d->lower >= -FLT_MAX &&
+                                                    d->upper <= FLT_MAX && d->upper >= -FLT_MAX &&
                                                     float_shape(d->lower, d->upper, d->bins, s)
                                               : double_shape(d->lower, d->upper, d->bins, s))
                                   : !int_shape(kind, ss, d->lower, d->upper, d->bins, s)) {
