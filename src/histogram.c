@@ -242,8 +242,11 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
     const int priv = d->algorithm == CLPRIM_HISTOGRAM_PRIVATE ||
                      (d->algorithm == CLPRIM_HISTOGRAM_AUTO &&
                       (cl_ulong)d->bins <= private_bins_most(ctx, d));
-    /* the edges beside the counters, where both fit */
-    const cl_uint cached = custom && edge_bytes + (priv ? counter_bytes : 0) <= local;
+    /* the edges beside the counters, where both local arguments fit
+     * together (the counters' takes 4 bytes when GLOBAL leaves it unused:
+     * 65,536 float edges alone fill Intel's 256 KiB) */
+    const cl_ulong counter_arg = priv ? counter_bytes : 4;
+    const cl_uint cached = custom && edge_bytes + counter_arg <= local;
     cl_mem edges = custom ? d->edges : a->samples; /* even bins read no edges */
     clprim__program *prog;
     size_t wg, chunk, groups;
@@ -272,7 +275,7 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
             CLPRIM__ARG(edges),
             CLPRIM__ARG(edges_off),
             CLPRIM__ARG_BYTES(NULL, cached ? (size_t)edge_bytes : ss),
-            CLPRIM__ARG_BYTES(NULL, priv ? (size_t)counter_bytes : 4),
+            CLPRIM__ARG_BYTES(NULL, (size_t)counter_arg),
             CLPRIM__ARG(a->shape.lo_bits),
             CLPRIM__ARG(a->shape.hi_bits),
             CLPRIM__ARG(a->shape.range),
