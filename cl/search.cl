@@ -14,7 +14,10 @@
  *                     query's interval among the samples from local memory,
  *                     then the search within that interval in global
  *                     memory, SEARCH_ITEMS queries per work-item stepping
- *                     together so that their loads are in flight at once.
+ *                     together so that their loads are in flight at once;
+ *   search_window     (after search_window_bounds) a work-group per chunk of
+ *                     the queries, the keys its positions lie between
+ *                     loaded into local memory once: for sorted queries.
  *
  * The cached search counts bit by bit (the search of Shar): the answer is
  * built from its highest bit down, adding `bit` when the key just before
@@ -44,6 +47,10 @@
 #ifndef SEARCH_KMODE_VALUE
 #define SEARCH_KMODE_VALUE 0u
 #endif
+#ifndef SEARCH_WINDOW
+#define SEARCH_WINDOW 1024
+#endif
+#define SEARCH_CHUNK (WG_SIZE * SEARCH_ITEMS)
 #if SEARCH_SAMPLES < 2
 #error "clprim: SEARCH_SAMPLES holds at least one sample and the last key"
 #endif
@@ -80,23 +87,107 @@ inline T search_bound(T query, uint upper, int *all)
     return bound;
 }
 
+/* How many of keys[0 .. n) come before `bound`, by halving in global
+ * memory. */
+inline ulong search_global(global const T *keys, ulong n, T bound, uint kmode)
+{
+    ulong lo = 0, hi = n; /* the answer is in [lo, hi] */
+    while (lo < hi) {
+        const ulong mid = lo + (hi - lo) / 2;
+        if (clprim_key_ordered(keys[mid], kmode) < bound)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The position of queries[j]: n for the bound that wraps, else searched. */
+inline ulong search_one(global const T *keys, ulong n, global const T *queries, ulong j,
+                        uint kmode, uint upper)
+{
+    int all;
+    const T bound = search_bound(clprim_key_ordered(queries[j], kmode), upper, &all);
+    return all ? n : search_global(keys, n, bound, kmode);
+}
+
 SEARCH_KERNEL search_binary(SEARCH_ARGS)
 {
     kmode = SEARCH_KMODE_IN ? SEARCH_KMODE_VALUE : kmode;
     keys += keys_off;
     queries += queries_off;
-    for (ulong j = get_global_id(0); j < m; j += get_global_size(0)) {
+    for (ulong j = get_global_id(0); j < m; j += get_global_size(0))
+        search_store(out, out_off + j, wide_out, search_one(keys, n, queries, j, kmode, upper));
+}
+
+/* WINDOW, first step: the position of the first query of every chunk of
+ * SEARCH_CHUNK queries, and of the last query (bounds[chunks]). */
+SEARCH_KERNEL search_window_bounds(SEARCH_ARGS, global ulong *bounds, ulong chunks)
+{
+    kmode = SEARCH_KMODE_IN ? SEARCH_KMODE_VALUE : kmode;
+    keys += keys_off;
+    queries += queries_off;
+    for (ulong c = get_global_id(0); c <= chunks; c += get_global_size(0))
+        bounds[c] = search_one(keys, n, queries, c < chunks ? c * SEARCH_CHUNK : m - 1, kmode,
+                               upper);
+}
+
+/* WINDOW: chunk c of the queries, whose positions lie between those of its
+ * first query and of the next chunk's where the queries ascend, loads the
+ * keys between those two positions into local memory once (when they fit)
+ * and searches each query there: a key is then read about once per call,
+ * coalesced, however the keys and queries interleave. A query is searched
+ * there only where the keys just outside the window bracket it (so that
+ * its position is inside); any other (the queries unsorted, or the window
+ * too large) is searched in global memory. Positions are right for any
+ * order of the queries; sorted ones are fast. */
+SEARCH_KERNEL search_window(SEARCH_ARGS, global const ulong *bounds, ulong chunks)
+{
+    local T lkeys[SEARCH_WINDOW];
+    local T edge[2]; /* the keys just before and just after the window */
+    const uint lid = get_local_id(0);
+    const ulong c = get_group_id(0), first = c * SEARCH_CHUNK;
+    const ulong lo = bounds[c], hi = bounds[c + 1];
+    const int fits = hi >= lo && hi - lo <= SEARCH_WINDOW;
+    const uint len = fits ? (uint)(hi - lo) : 0u;
+    kmode = SEARCH_KMODE_IN ? SEARCH_KMODE_VALUE : kmode;
+    keys += keys_off;
+    queries += queries_off;
+    (void)chunks;
+
+    for (uint i = lid; i < len; i += WG_SIZE)
+        lkeys[i] = clprim_key_ordered(keys[lo + i], kmode);
+    if (lid == 0 && fits) {
+        edge[0] = lo > 0 ? clprim_key_ordered(keys[lo - 1], kmode) : (T)0;
+        edge[1] = hi < n ? clprim_key_ordered(keys[hi], kmode) : (T)0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint k = 0; k < SEARCH_ITEMS; ++k) {
+        const ulong j = first + k * WG_SIZE + lid;
+        if (j >= m)
+            break;
         int all;
         const T bound = search_bound(clprim_key_ordered(queries[j], kmode), upper, &all);
-        ulong lo = 0, hi = n; /* the answer is in [lo, hi] */
-        while (lo < hi) {
-            const ulong mid = lo + (hi - lo) / 2;
-            if (clprim_key_ordered(keys[mid], kmode) < bound)
-                lo = mid + 1;
-            else
-                hi = mid;
+        ulong pos = n;
+        if (!all) {
+            if (fits && (lo == 0 || edge[0] < bound) && (hi == n || !(edge[1] < bound))) {
+                uint a = 0, span = len; /* keys of the window before the bound */
+                while (span > 0) {
+                    const uint step = span / 2;
+                    if (lkeys[a + step] < bound) {
+                        a += step + 1;
+                        span -= step + 1;
+                    } else {
+                        span = step;
+                    }
+                }
+                pos = lo + a;
+            } else {
+                pos = search_global(keys, n, bound, kmode);
+            }
         }
-        search_store(out, out_off + j, wide_out, all ? n : lo);
+        search_store(out, out_off + j, wide_out, pos);
     }
 }
 

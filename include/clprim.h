@@ -1316,7 +1316,8 @@ CLPRIM_API clprim_status clprim_segmented_sort_host(clprim_context *ctx,
 /* ------------------------------------------------------------------------ */
 
 /* Search algorithms. XX(NAME, number, name).
- *   AUTO    CACHED
+ *   AUTO    WINDOW (CACHED where a window of keys does not fit local
+ *           memory)
  *   BINARY  the taught form: one binary search per query, every step a
  *           load from global memory
  *   CACHED  each work-group of a bounded grid first loads a regular sample
@@ -1328,11 +1329,23 @@ CLPRIM_API clprim_status clprim_segmented_sort_host(clprim_context *ctx,
  *           several queries per work-item stepping together so that their
  *           loads are in flight at once. (Where an interval would hold
  *           2^32 keys or more, n of 2^32 S and beyond, the call runs
- *           BINARY.) */
+ *           BINARY.)
+ *   WINDOW  for sorted queries (right for any): the position of the first
+ *           query of every chunk of C queries is searched first (C =
+ *           work-group size x `items`: 1024 on NVIDIA GPUs); then a
+ *           work-group per chunk loads the keys between its first
+ *           query's position and the next chunk's into local memory (up
+ *           to the tuning row's `window` keys: 4096 on NVIDIA GPUs) and
+ *           searches its queries there, so that every key is read about
+ *           once, coalesced. A query that the window does not bracket
+ *           (unsorted queries, or a window too large) is searched in
+ *           global memory as BINARY does. Temporary memory: 8 bytes per
+ *           chunk. */
 #define CLPRIM_SEARCH_ALGORITHM_MAP(XX)                                        \
   XX(AUTO, 0, "auto")                                                          \
   XX(BINARY, 1, "binary")                                                      \
-  XX(CACHED, 2, "cached")
+  XX(CACHED, 2, "cached")                                                      \
+  XX(WINDOW, 3, "window")
 
 typedef enum clprim_search_algorithm {
 #define CLPRIM_XX_(NAME, num, name) CLPRIM_SEARCH_##NAME = num,
@@ -1393,7 +1406,7 @@ typedef struct clprim_search_desc {
  * overlapping or read-only out; CLPRIM_UNKNOWN_TYPE for a key_type that is
  * not one of the six; CLPRIM_UNKNOWN_ALGORITHM for an algorithm that is not
  * a clprim_search_algorithm; CLPRIM_OUT_OF_BOUNDS for a buffer smaller
- * than its offset and count. No temporary memory is used. On NVIDIA GPUs
+ * than its offset and count. BINARY and CACHED use no temporary memory. On NVIDIA GPUs
  * a program is compiled per key type and direction (tuning field
  * kind_in_program). Thread safety: as clprim_scan. */
 CLPRIM_API clprim_status clprim_lower_bound(clprim_context *ctx, cl_command_queue queue,

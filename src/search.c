@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Searches in sorted keys: the lower and upper bound of each query, by one
- * binary search per query in global memory (BINARY) or from a sample of
- * the keys in local memory (CACHED). Validation, arguments and the enqueue
+ * binary search per query in global memory (BINARY), from a sample of the
+ * keys in local memory (CACHED), or from a window of the keys per chunk of
+ * the queries (WINDOW). Validation, arguments and the enqueue
  * chain are the launch layer's; the contract with the kernels is
  * cl/search_abi.h, and the key order with its kmode is clprim_sort's
  * (cl/common/key_order.clh, cl/sort_abi.h), so that what the sort sorted
@@ -23,6 +24,12 @@ typedef struct search_args {
 
 /* [cached] */
 static const char *const kernels[2] = {"search_binary", "search_cached"};
+
+/* The kernels' common arguments, in their order. */
+#define SEARCH_KARGS(a)                                                                         \
+    CLPRIM__ARG((a)->keys), CLPRIM__ARG(keys_off), CLPRIM__ARG(n), CLPRIM__ARG((a)->queries),  \
+        CLPRIM__ARG(queries_off), CLPRIM__ARG(m), CLPRIM__ARG((a)->out), CLPRIM__ARG(out_off), \
+        CLPRIM__ARG(wide_out), CLPRIM__ARG(kmode), CLPRIM__ARG(upper)
 
 /* Bytes per position of index type t; 0 for a type that holds no
  * positions. */
@@ -83,14 +90,43 @@ static clprim_status search_program(clprim__launch *l, const clprim__search_tuni
                                        .tuning = t->source};
     snprintf(params, sizeof params,
              "#define SEARCH_SAMPLES %u\n#define SEARCH_ITEMS %u\n#define SEARCH_KMODE_IN %u\n"
-             "#define SEARCH_KMODE_VALUE %uu\n",
-             t->samples, t->items, t->kind_in_program, t->kind_in_program ? kmode : 0u);
+             "#define SEARCH_KMODE_VALUE %uu\n#define SEARCH_WINDOW %u\n",
+             t->samples, t->items, t->kind_in_program, t->kind_in_program ? kmode : 0u,
+             t->window);
     return clprim__program_get(l->ctx, &spec, prog);
 }
 
 static size_t min_size(size_t a, size_t b)
 {
     return a < b ? a : b;
+}
+
+/* WINDOW (n >= 1, m >= 1): the chunks' first positions, then a work-group
+ * per chunk of `chunk` queries. */
+static clprim_status search_window(clprim__launch *l, const search_args *a,
+                                   clprim__program *prog, size_t chunk)
+{
+    const clprim_search_desc *d = a->d;
+    const cl_uint kmode = key_kind(d->key_type) | (d->descending ? SORT_DESCENDING : 0u);
+    const cl_uint wide_out = d->index_type == CLPRIM_TYPE_UINT64, upper = (cl_uint)a->upper;
+    const cl_ulong keys_off = a->keys_off, n = a->n, queries_off = a->queries_off, m = a->m,
+                   out_off = a->out_off;
+    const size_t wg = clprim__program_wg_size(prog);
+    const cl_ulong chunks = (m + chunk - 1) / chunk;
+    clprim__pool_buf *buf;
+    cl_mem bounds;
+    clprim_status st = clprim__launch_temp(l, (size_t)(chunks + 1) * 8, &buf);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    bounds = clprim__pool_mem(buf);
+    {
+        const clprim__arg kargs[] = {SEARCH_KARGS(a), CLPRIM__ARG(bounds), CLPRIM__ARG(chunks)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "search_window_bounds", kargs,
+                                   (size_t)(chunks / wg + 1), wg);
+        if (st == CLPRIM_SUCCESS)
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "search_window", kargs, (size_t)chunks, wg);
+    }
+    return st;
 }
 
 /* One call, validated by the launch layer: one kernel over a bounded grid
@@ -113,28 +149,28 @@ static clprim_status search_body(clprim__launch *l, const void *args)
 
     if (a->m == 0)
         return CLPRIM_SUCCESS;
-    /* the samples and the last key are the kernel's only local memory */
+    /* the samples and the last key, or the window and the two keys beside
+     * it, are the kernels' only local memory */
     while (t.samples > 2 && (cl_ulong)t.samples * ks > ctx->info.local_mem_size)
         t.samples /= 2;
-    /* n = 0 needs no samples (every position 0), and an interval of 2^32
-     * keys or more would pass the kernel's 32-bit positions within one */
-    cached = d->algorithm != CLPRIM_SEARCH_BINARY && n > 0 &&
-             SEARCH_STRIDE(n, (cl_ulong)t.samples) <= SEARCH_MAX_STRIDE;
+    while (t.window > 1 && (cl_ulong)(t.window + 2) * ks > ctx->info.local_mem_size)
+        t.window /= 2;
     st = search_program(l, &t, kmode, &prog);
     if (st != CLPRIM_SUCCESS)
         return st;
     wg = clprim__program_wg_size(prog);
+    if (n > 0 && (d->algorithm == CLPRIM_SEARCH_WINDOW || d->algorithm == CLPRIM_SEARCH_AUTO))
+        return search_window(l, a, prog, wg * t.items);
+    /* n = 0 needs no samples (every position 0), and an interval of 2^32
+     * keys or more would pass the kernel's 32-bit positions within one */
+    cached = d->algorithm != CLPRIM_SEARCH_BINARY && n > 0 &&
+             SEARCH_STRIDE(n, (cl_ulong)t.samples) <= SEARCH_MAX_STRIDE;
     per_group = cached ? wg * t.items : wg;
     groups = min_size(a->m / per_group + (a->m % per_group != 0),
                       (size_t)ctx->info.compute_units *
                           (cached ? t.groups_per_cu : t.binary_groups_per_cu));
     {
-        const clprim__arg kargs[] = {CLPRIM__ARG(a->keys),    CLPRIM__ARG(keys_off),
-                                     CLPRIM__ARG(n),          CLPRIM__ARG(a->queries),
-                                     CLPRIM__ARG(queries_off), CLPRIM__ARG(m),
-                                     CLPRIM__ARG(a->out),     CLPRIM__ARG(out_off),
-                                     CLPRIM__ARG(wide_out),   CLPRIM__ARG(kmode),
-                                     CLPRIM__ARG(upper)};
+        const clprim__arg kargs[] = {SEARCH_KARGS(a)};
         return CLPRIM__LAUNCH_KERNEL(l, prog, kernels[cached], kargs, groups ? groups : 1, wg);
     }
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The searches' tuning rows: the work-group, the cached search's samples in
  * local memory, its queries per work-item, grid and register bound, the
- * binary search's grid, and whether the key kind is compiled in. Rows are data, matched
- * most specific first (tuning.c) by key size; each says where its numbers
- * came from. search.c fits the samples to local memory. */
+ * binary search's grid, the window's keys, and whether the key kind is
+ * compiled in. Rows are data, matched most specific first (tuning.c) by
+ * key size; each says where its numbers came from. search.c fits the
+ * samples and the window to local memory. */
 #include "internal.h"
 
 struct clprim__search_row {
@@ -23,18 +24,22 @@ static const struct clprim__search_row rows[] = {
      * kernel through ptxas -arch=sm_90: 48 registers; 8 queries 78, which
      * would leave room for 3 work-groups) keep 4096 loads per SM in
      * flight. The kind compiled in, as for the sort: the key order's masks
-     * fold away from every step. */
+     * fold away from every step. WINDOW: 4096 keys (16 KiB of 4-byte
+     * keys) for chunks of 1024 queries, room for four keys per query;
+     * unmeasured. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
            .items = 4,
            .samples = 8192,
            .groups_per_cu = 4,
            .binary_groups_per_cu = 8,
+           .window = 4096,
            .max_regs = 64,
            .kind_in_program = 1,
            .source = "NVIDIA GPU (unmeasured guess)"}},
     /* CPUs (PoCL): few samples, so that tests reach several per interval
-     * at small n; the kind an argument, so that one program per key size
+     * at small n, and a window of two keys per query of a chunk (256), so
+     * that tests reach both of its paths; the kind an argument, so that one program per key size
      * serves every key type and direction. Unmeasured. */
     {.match = {.type = CL_DEVICE_TYPE_CPU},
      .t = {.wg_size = 64,
@@ -42,6 +47,7 @@ static const struct clprim__search_row rows[] = {
            .samples = 256,
            .groups_per_cu = 2,
            .binary_groups_per_cu = 4,
+           .window = 512,
            .max_regs = 0,
            .kind_in_program = 0,
            .source = "CPU (PoCL; unmeasured guess)"}},
@@ -51,6 +57,7 @@ static const struct clprim__search_row rows[] = {
            .samples = 2048,
            .groups_per_cu = 4,
            .binary_groups_per_cu = 8,
+           .window = 2048,
            .max_regs = 0,
            .kind_in_program = 0,
            .source = "default (unmeasured guess)"}},

@@ -107,8 +107,9 @@
     X(S, poll_ns, U, "CLPRIM_SORT_POLL_NS", 0, 0, "NVIDIA: nanoseconds between look-back polls") \
     X(S, kind_in_program, U, "CLPRIM_SORT_KIND_IN_PROGRAM", 0, 1,                               \
       "1: whole-array sorts compile the key kind and direction in (a program per kind)")   \
-    X(S, stage_values, U, "CLPRIM_SORT_STAGE_VALUES", 0, 1,                                     \
-      "warp ranking, 1: one-sweep passes place values beside their keys where the tile fits")
+    X(S, stage_values, U, "CLPRIM_SORT_STAGE_VALUES", 0, 3,                                     \
+      "warp ranking, 1: one-sweep passes place values beside their keys where the tile fits; "  \
+      "2: in the keys' local memory after the keys; 3: as 2, values loaded before keys leave")
 
 #define CLPRIM__SEARCH_PARAMS(X, S)                                                             \
     X(S, wg_size, W, "CLPRIM_SEARCH_WG_SIZE", 0, 0, "work-items per work-group")               \
@@ -119,6 +120,8 @@
     X(S, groups_per_cu, U, "CLPRIM_SEARCH_GROUPS_PER_CU", 1, 0,                                 \
       "CACHED: work-groups per compute unit looping over the queries")                          \
     X(S, binary_groups_per_cu, U, "", 1, 0, "BINARY: work-groups per compute unit")           \
+    X(S, window, U, "CLPRIM_SEARCH_WINDOW", 1, 65536,                                           \
+      "WINDOW: keys a work-group holds in local memory for its chunk (halved until they fit)")  \
     X(S, max_regs, U, "CLPRIM_SEARCH_MAX_REGS", 0, 0,                                           \
       "NVIDIA: registers the cached search is bounded to (0: the compiler's choice)")           \
     X(S, kind_in_program, U, "CLPRIM_SEARCH_KIND_IN_PROGRAM", 0, 1,                             \

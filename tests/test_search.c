@@ -316,6 +316,13 @@ static void test_cached(void **state)
         fail();
 }
 
+static void test_window(void **state)
+{
+    (void)state;
+    if (run_algorithm(CLPRIM_SEARCH_WINDOW, 1000000))
+        fail();
+}
+
 /* Every edge size for AUTO, and the float edges (-0.0 and +0.0, infinities
  * and NaNs both among keys and queries) in both directions. */
 static void test_edges(void **state)
@@ -444,7 +451,7 @@ static void test_refused(void **state)
     d.index_type = CLPRIM_TYPE_UINT32; /* before the buffers: n past what uint32 holds */
     bad |= tu_refused(ctx, clprim_lower_bound(ctx, NULL, &d, a, 0, (size_t)1 << 32, a, 0, 10, b,
                                               0, 0, NULL, NULL), CLPRIM_INVALID_ARGUMENT, "uint32");
-    d.algorithm = (clprim_search_algorithm)3;
+    d.algorithm = CLPRIM_SEARCH_ALGORITHM_COUNT_;
     bad |= tu_refused(ctx, clprim_upper_bound(ctx, NULL, &d, a, 0, 10, a, 0, 10, b, 0, 0, NULL,
                                               NULL), CLPRIM_UNKNOWN_ALGORITHM, "algorithm");
     d.algorithm = CLPRIM_SEARCH_AUTO;
@@ -489,7 +496,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_binary), cmocka_unit_test(test_cached),
-        cmocka_unit_test(test_edges),  cmocka_unit_test(test_unsorted),
+        cmocka_unit_test(test_window), cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_unsorted),
         cmocka_unit_test(test_host),   cmocka_unit_test(test_refused),
     };
     char line[1024];
