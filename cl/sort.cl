@@ -98,59 +98,6 @@ SORT_KERNEL sort_histogram_scan(global POS_T *hist, ulong hist_off)
 }
 
 #if CLPRIM_SINGLE_PASS
-#if SORT_STAGE_VALUES >= 2
-/* Writes the sorted tile like sort_write_tile, then its values through the
- * same local memory: each key's digit is kept (a byte per position) while
- * the keys go out, the values are read in tile order and placed by their
- * keys' ranks, and each leaves for where its key went. The keys' and the
- * values' local memory being one, pairs keep the tile of keys alone (28
- * per work-item on NVIDIA, against 17 with both side by side). */
-inline void sort_write_tile_then_values(local T *lkeys, local sort_value *lvals,
-                                        local uchar *ldig, const ushort *rank,
-                                        local const POS_T *off, uint valid, uint kmode,
-                                        uint shift, uint mask, global T *kout,
-                                        global const sort_value *vin, global sort_value *vout)
-{
-#if SORT_STAGE_VALUES == 3
-    sort_value v[ITEMS];
-#pragma unroll
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint slot = sort_slot(k);
-        if (SORT_HOLDS(slot, valid))
-            v[k] = vin[slot];
-    }
-#endif
-#pragma unroll
-    for (uint j = 0; j < ITEMS; ++j) {
-        const uint i = j * WG_SIZE + get_local_id(0);
-        if (SORT_HOLDS(i, valid)) {
-            const T k = lkeys[i];
-            const uint d = sort_digit(k, kmode, shift, mask);
-            ldig[i] = (uchar)d;
-            kout[off[d] + i] = k;
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint k = 0; k < ITEMS; ++k) {
-        const uint slot = sort_slot(k);
-        if (SORT_HOLDS(slot, valid))
-#if SORT_STAGE_VALUES == 3
-            lvals[rank[k]] = v[k];
-#else
-            lvals[rank[k]] = vin[slot];
-#endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < ITEMS; ++j) {
-        const uint i = j * WG_SIZE + get_local_id(0);
-        if (SORT_HOLDS(i, valid))
-            vout[off[ldig[i]] + i] = lvals[i];
-    }
-}
-#endif
-
 /* One tile of a one-sweep pass: tile t (keys base .. base + valid - 1)
  * ranked, its digit counts published, its place found by look-back, and
  * written out. `valid` is the constant TILE for a full tile, which folds
@@ -159,8 +106,7 @@ inline void sort_onesweep_tile(global const T *kin, global T *kout, global const
                                global sort_value *vout, ulong n, uint kmode, uint shift,
                                uint mask, global const POS_T *hist, clprim_tiles s,
                                uint generation, ulong t, ulong base, uint valid,
-                               SORT_TILE_PARAMS, local POS_T *off, local sort_value *lvals,
-                               local uchar *ldig)
+                               SORT_TILE_PARAMS, local POS_T *off, local sort_value *lvals)
 {
     const uint lid = get_local_id(0);
     T key[ITEMS];
@@ -182,7 +128,7 @@ inline void sort_onesweep_tile(global const T *kin, global T *kout, global const
     }
     sort_rank_place(key, 0, 1, rank, valid, kmode, shift, mask, lkeys, lsrc, count, start, whist,
                     scratch);
-#if SORT_STAGE_VALUES == 1
+#if SORT_STAGE_VALUES
     /* the values read in tile order (coalesced) and placed beside their
      * keys, so that they leave as the keys do rather than gathered from
      * their sources; read after the ranking (not with the keys) so that
@@ -213,12 +159,7 @@ inline void sort_onesweep_tile(global const T *kin, global T *kout, global const
     /* profiling only (results wrong): the pass without its global writes */
     if (lkeys[lid] == (T)0x12345)
 #endif
-#if SORT_STAGE_VALUES >= 2
-    sort_write_tile_then_values(lkeys, lvals, ldig, rank, off, valid, kmode, shift, mask, kout,
-                                vin + base, vout);
-#else
     sort_write_tile(lkeys, lsrc, lvals, off, valid, kmode, shift, mask, kout, vin + base, vout);
-#endif
 }
 
 SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ulong kout_off,
@@ -227,20 +168,12 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
                           global const POS_T *hist, ulong hist_off, global uchar *state,
                           ulong state_off, uint generation)
 {
-#if SORT_STAGE_VALUES >= 2
-    /* keys, then values, in one buffer (16-byte words: aligned for both) */
-    local uint4 kv[(TILE * (T_SIZE > VALUE_SIZE ? T_SIZE : VALUE_SIZE) + 15) / 16];
-    local uchar ldig[TILE];
-    SORT_TILE_LOCALS_WITH(local T *lkeys = (local T *)kv, local ushort *lsrc = 0);
-    local sort_value *lvals = (local sort_value *)kv;
-#elif SORT_STAGE_VALUES
+#if SORT_STAGE_VALUES
     SORT_TILE_LOCALS_SRC(local ushort *lsrc = 0);
     local sort_value lvals[TILE];
-    local uchar *ldig = 0;
 #else
     SORT_TILE_LOCALS;
     local sort_value *lvals = 0;
-    local uchar *ldig = 0;
 #endif
     local POS_T off[SORT_RADIX];
     local uint tickets[2];
@@ -258,12 +191,12 @@ SORT_KERNEL sort_onesweep(global const T *kin, ulong kin_off, global T *kout, ul
     if (valid == TILE)
         sort_onesweep_tile(kin + kin_off, kout + kout_off, vin + vin_off, vout + vout_off, n,
                            kmode, shift, mask, hist + hist_off, s, generation, t, base, TILE,
-                           SORT_TILE_ARGS, off, lvals, ldig);
+                           SORT_TILE_ARGS, off, lvals);
     else
 #endif
         sort_onesweep_tile(kin + kin_off, kout + kout_off, vin + vin_off, vout + vout_off, n,
                            kmode, shift, mask, hist + hist_off, s, generation, t, base, valid,
-                           SORT_TILE_ARGS, off, lvals, ldig);
+                           SORT_TILE_ARGS, off, lvals);
     if (get_local_id(0) == 0)
         clprim_tiles_finish(s);
 }
@@ -288,10 +221,7 @@ typedef ulong2 sort_pair;
 
 /* One work-group sorts a tile by every digit in local memory: n <= TILE
  * (pairs NULL: the keys and values out), or, for TILE_BITONIC, tile
- * get_group_id(0) of n into pairs. Not with values staged after the keys:
- * their tile is sized for one buffer of keys or values, and this kernel
- * holds keys and sources at once (sort.c plans such a sort another way). */
-#if SORT_STAGE_VALUES < 2
+ * get_group_id(0) of n into pairs. */
 SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong kout_off,
                       global const sort_value *vin, ulong vin_off, global sort_value *vout,
                       ulong vout_off, ulong n, uint kmode, uint begin_bit, uint end_bit,
@@ -319,7 +249,6 @@ SORT_KERNEL sort_tile(global const T *kin, ulong kin_off, global T *kout, ulong 
         }
     }
 }
-#endif
 
 inline void sort_pair_order(global sort_pair *pairs, ulong i, ulong j)
 {

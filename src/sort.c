@@ -369,42 +369,22 @@ clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_s
     p.t = clprim__sort_tuning_for(ctx, f->size, n, d->value_size > 0);
     p.match = has_match(ctx) && p.t.wg_size % 32 == 0 ? (int)p.t.match : 0; /* 1 match.any, 2 votes */
     p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC || !whole;
-    /* one-sweep pairs with values staged after their keys (stage_values 2
-     * and 3): values and keys take turns in one local buffer, beside a byte
-     * per key for its digit, so the tile is sized for the larger of the
-     * two; a sort of one such tile or less is planned without (its
-     * sort_tile holds keys and sources at once) */
-    p.stage = 0;
-    if (p.match && d->value_size > 0 && p.algo == CLPRIM_SORT_ONESWEEP && whole &&
-        p.t.stage_values >= 2) {
-        const size_t kv = (f->size > d->value_size ? f->size : d->value_size) + 1;
-        p.items = p.t.items;
-        while (p.items > 1 &&
-               (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, kv, p.match, 0) > budget ||
-                (size_t)p.t.wg_size * p.items > SORT_MAX_TILE))
-            --p.items;
-        if ((size_t)p.t.wg_size * p.items < n)
-            p.stage = (int)p.t.stage_values;
-    }
-    if (!p.stage) {
-        /* the tile fits local memory and 16-bit positions; bitonic merges
-         * need whole powers of two */
-        p.items = !whole && p.t.segment_items ? p.t.segment_items : p.t.items;
-        while (p.items > 1 &&
-               (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match, p.sources) +
-                        extra_per_key * p.t.wg_size * p.items > budget ||
-                (size_t)p.t.wg_size * p.items > SORT_MAX_TILE ||
-                (p.algo == CLPRIM_SORT_TILE_BITONIC && (p.items & (p.items - 1)))))
-            --p.items;
-        /* one-sweep passes place values beside their keys where the tile
-         * still fits with them: only that was measured (4-byte values); a
-         * tile shrunk to make room would mean more tiles and look-back
-         * steps */
-        p.stage = p.match && d->value_size > 0 && p.algo == CLPRIM_SORT_ONESWEEP && whole &&
-                  p.t.stage_values &&
-                  SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size + d->value_size,
-                                   p.match, 0) <= budget;
-    }
+    /* the tile fits local memory and 16-bit positions; bitonic merges need
+     * whole powers of two */
+    p.items = !whole && p.t.segment_items ? p.t.segment_items : p.t.items;
+    while (p.items > 1 &&
+           (SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size, p.match, p.sources) +
+                    extra_per_key * p.t.wg_size * p.items > budget ||
+            (size_t)p.t.wg_size * p.items > SORT_MAX_TILE ||
+            (p.algo == CLPRIM_SORT_TILE_BITONIC && (p.items & (p.items - 1)))))
+        --p.items;
+    /* one-sweep passes place values beside their keys where the tile still
+     * fits with them: only that was measured (4-byte values); a tile shrunk
+     * to make room would mean more tiles and look-back steps */
+    p.stage = p.match && d->value_size > 0 && p.algo == CLPRIM_SORT_ONESWEEP && whole &&
+              p.t.stage_values &&
+              SORT_LOCAL_BYTES((size_t)p.t.wg_size, p.items, f->size + d->value_size, p.match,
+                               0) <= budget;
     /* the segmented sort's kernels also rank segment indices, as unsigned,
      * which a key kind compiled in would override */
     p.kind_fixed = whole && p.t.kind_in_program;

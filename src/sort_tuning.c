@@ -69,7 +69,7 @@ static const struct clprim__sort_row rows[] = {
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
            .items = 28,
-           .pairs_items = 28,
+           .pairs_items = 17,
            .segment_items = 12,
            .hist_groups_per_cu = 8,
            .bitonic_tile = 1024,
@@ -78,7 +78,7 @@ static const struct clprim__sort_row rows[] = {
            .max_regs = 64,
            .poll_ns = 50,
            .kind_in_program = 1,
-           .stage_values = 2,
+           .stage_values = 1,
            .source = "NVIDIA GPU"}},
     /* AMD GPUs (wavefront 64): 1-bit splits in local memory. Unmeasured. */
     {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},

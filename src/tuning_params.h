@@ -107,9 +107,8 @@
     X(S, poll_ns, U, "CLPRIM_SORT_POLL_NS", 0, 0, "NVIDIA: nanoseconds between look-back polls") \
     X(S, kind_in_program, U, "CLPRIM_SORT_KIND_IN_PROGRAM", 0, 1,                               \
       "1: whole-array sorts compile the key kind and direction in (a program per kind)")   \
-    X(S, stage_values, U, "CLPRIM_SORT_STAGE_VALUES", 0, 3,                                     \
-      "warp ranking, 1: one-sweep passes place values beside their keys where the tile fits; "  \
-      "2: in the keys' local memory after the keys; 3: as 2, values loaded before keys leave")
+    X(S, stage_values, U, "CLPRIM_SORT_STAGE_VALUES", 0, 1,                                     \
+      "warp ranking, 1: one-sweep passes place values beside their keys where the tile fits")
 
 #define CLPRIM__SEARCH_PARAMS(X, S)                                                             \
     X(S, wg_size, W, "CLPRIM_SEARCH_WG_SIZE", 0, 0, "work-items per work-group")               \
