@@ -28,9 +28,9 @@
  *   output; in place, that means part of its input is gone.
  * - Kernels are compiled for the device at first use (and cached in memory per
  *   context), so the first call of each element type / operator combination is
- *   slower than the following ones. On NVIDIA GPUs the radix sort and the
- *   searches compile one program per key type and direction (their tuning
- *   field kind_in_program, docs/tuning.md), for speed.
+ *   slower than the following ones. On NVIDIA GPUs the radix sort, the
+ *   searches and the merge compile one program per key type and direction
+ *   (their tuning field kind_in_program, docs/tuning.md), for speed.
  *
  * Thread safety
  * -------------
@@ -1636,7 +1636,10 @@ typedef struct clprim_merge_desc {
  * buffer missing or given without values, overlapping or read-only
  * outputs; CLPRIM_UNKNOWN_ALGORITHM; CLPRIM_OUT_OF_BOUNDS for a buffer
  * smaller than its offset and count; CLPRIM_BUILD_FAILED for a `less`
- * that does not compile. Thread safety: as clprim_scan. */
+ * that does not compile. A program is compiled per key size and value size
+ * (on NVIDIA GPUs per key type and direction too: tuning field
+ * kind_in_program) and per caller's key type and `less`. Thread safety: as
+ * clprim_scan. */
 CLPRIM_API clprim_status clprim_merge(clprim_context *ctx, cl_command_queue queue,
                                       const clprim_merge_desc *desc, cl_mem keys_a, size_t a_off,
                                       size_t na, cl_mem keys_b, size_t b_off, size_t nb,
