@@ -17,8 +17,10 @@ static const struct clprim__merge_row rows[] = {
      * thousand keys with an odd number per thread; here 256 x 15 = 3,840
      * outputs per tile: 15 KiB of 4-byte keys (+15 KiB of source positions
      * with values; 8-byte keys 45 KiB with them, within the 48 KiB a
-     * work-group may hold), so 4 work-groups per SM by local memory and
-     * about 64 registers. Odd items: the blocked-to-striped exchange
+     * work-group may hold). clang's PTX of merge_tiled for int32 keys
+     * through ptxas -arch=sm_90: 64 registers (83 with 4-byte values), no
+     * spills: 4 work-groups of 256 per SM (3 with values); NVIDIA's own
+     * compiler may differ. Odd items: the blocked-to-striped exchange
      * through local memory is free of bank conflicts for 4-byte keys. The
      * kind compiled in, as for the sort and the searches: the key order's
      * masks fold away from every comparison. */
