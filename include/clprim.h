@@ -28,9 +28,9 @@
  *   output; in place, that means part of its input is gone.
  * - Kernels are compiled for the device at first use (and cached in memory per
  *   context), so the first call of each element type / operator combination is
- *   slower than the following ones. On NVIDIA GPUs the radix sort and the
- *   searches compile one program per key type and direction (their tuning
- *   field kind_in_program, docs/tuning.md), for speed.
+ *   slower than the following ones. On NVIDIA GPUs the radix sort, the
+ *   searches and the merge compile one program per key type and direction
+ *   (their tuning field kind_in_program, docs/tuning.md), for speed.
  *
  * Thread safety
  * -------------
@@ -240,7 +240,7 @@ typedef struct clprim_context_options {
  *   scan device="NVIDIA H200" elem_size=4 min_n=1 max_n=33554432 sp_tile_items=24
  *
  * The first word names the primitive (scan, reduce, compact, segment, sat,
- * sort, search, histogram). device= (a substring of the device name),
+ * sort, search, histogram, merge). device= (a substring of the device name),
  * elem_size= (bytes of an element; of a key for sort and search, of a
  * sample for histogram), min_n= and max_n= (the call's n) say what the
  * row applies to, each optional (absent: any). Every other name=value sets one
@@ -316,8 +316,8 @@ CLPRIM_API clprim_status clprim_context_device_info(const clprim_context *ctx,
                                                     clprim_device_info *info);
 
 /* The tuning row the context uses for `primitive` ("scan", "reduce",
- * "compact", "segment", "sat", "sort", "search" or "histogram") with
- * elements (sort and search: keys; histogram: samples) of elem_size bytes in a call of n elements, after the
+ * "compact", "segment", "sat", "sort", "search", "histogram" or "merge") with
+ * elements (sort, search and merge: keys; histogram: samples) of elem_size bytes in a call of n elements, after the
  * tuning file and the development environment variables (docs/tuning.md;
  * read when the context was created), as one line of a tuning file (above)
  * followed by "  # " and where the row came from. Written into buf like
@@ -1557,6 +1557,118 @@ CLPRIM_API clprim_status clprim_histogram_host(clprim_context *ctx,
                                                const clprim_histogram_desc *desc,
                                                const void *samples, size_t n, const void *edges,
                                                void *counts);
+
+/* ------------------------------------------------------------------------ */
+/* Merge of two sorted ranges                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Merge algorithms. XX(NAME, number, name).
+ *   AUTO    TILED
+ *   CORANK  the taught form (PMPP's merge chapter): each work-item finds
+ *           where its share of the output begins in both inputs by a
+ *           co-rank binary search in global memory, then merges its share
+ *           sequentially from global memory
+ *   TILED   merge-path partitioning: a small kernel finds the co-rank of
+ *           every tile's first output (tiles of wg_size x items outputs,
+ *           the tuning row's); each work-group then loads its tile's two
+ *           sub-ranges into local memory with coalesced reads, each
+ *           work-item finds its own split there and merges its items in
+ *           registers, and the tile is written back coalesced through
+ *           local memory (values gathered by the same positions) */
+#define CLPRIM_MERGE_ALGORITHM_MAP(XX)                                         \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(CORANK, 1, "corank")                                                      \
+  XX(TILED, 2, "tiled")
+
+typedef enum clprim_merge_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_MERGE_##NAME = num,
+  CLPRIM_MERGE_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_MERGE_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_merge_algorithm;
+
+/* "corank", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_merge_algorithm_name(clprim_merge_algorithm algorithm);
+
+/* A merge of two sorted ranges.
+ *   key_type    CLPRIM_TYPE_UINT32, INT32, FLOAT, UINT64, INT64 or DOUBLE,
+ *               compared in clprim_sort's order (numeric; float and double
+ *               as IEEE with -0.0 before +0.0 and NaNs, all equal to each
+ *               other, after +inf; double needs no fp64: compared as bits);
+ *               must be 0 (INT32) when element is set
+ *   descending  0: both ranges ascend; 1: both descend, as clprim_sort with
+ *               descending = 1 leaves them (NaNs still last); must be 0
+ *               with element (write the order into `less`)
+ *   element, less  keys of the caller's type instead: element from
+ *               clprim_element_create on this context (1 to 64 bytes), and
+ *               `less`, an OpenCL C expression of `a` and `b` (two keys of
+ *               that type) that is nonzero when a comes before b: a strict
+ *               weak order (irreflexive, transitive, and keys neither of
+ *               which comes before the other tie). Compiled at first use
+ *               (CLPRIM_BUILD_FAILED with the compiler's log in the last
+ *               error). Trusted code, pasted into the kernels as it is:
+ *               never from untrusted input (see clprim_transform). Both
+ *               set or both NULL (CLPRIM_INVALID_ARGUMENT otherwise).
+ *   value_size  bytes of each value moved with its key (pairs), 1 to 64,
+ *               any type (moved as bytes); 0: keys only
+ *   algorithm   CLPRIM_MERGE_AUTO, ...
+ * A zero-initialised descriptor merges int32 keys, ascending, AUTO.
+ *
+ * Stable: the output is the keys of both ranges in order, and keys that
+ * tie (neither before the other; bitwise equal keys, NaNs, and for
+ * built-in keys nothing else) keep range a's before range b's, each
+ * range's in its own order. Keys and values are written as they were read
+ * (NaN payloads included). */
+typedef struct clprim_merge_desc {
+  clprim_type key_type;
+  int descending;
+  const clprim_element *element;
+  const char *less;
+  size_t value_size;
+  clprim_merge_algorithm algorithm;
+} clprim_merge_desc;
+
+/* Merges na keys of keys_a (from a_off) and nb keys of keys_b (from
+ * b_off), each sorted in desc's order, into na + nb keys of keys_out (from
+ * out_off); with desc->value_size > 0, the values of values_a (from
+ * va_off) and values_b (from vb_off), one per key, go to values_out (from
+ * vout_off) in the same order, and without values the value buffers must
+ * be NULL and their offsets 0. Offsets count elements of each buffer's
+ * own type (keys or values). Ranges that are not sorted give unspecified
+ * output (each output key one of the inputs' keys, with its value), but
+ * nothing is read or written outside the ranges given. The outputs must not overlap the
+ * inputs or each other; the two inputs may overlap (a range merged with
+ * itself). na and nb may be 0 and their sum above 2^32. Enqueues and
+ * returns, like clprim_sort (same queue, wait-list and event rules; every
+ * buffer checked against CL_MEM_SIZE). Temporary memory (TILED: one
+ * 64-bit position per tile) comes from the context's pool. Statuses:
+ * CLPRIM_UNKNOWN_TYPE for a key_type that is not one of the six;
+ * CLPRIM_INVALID_ARGUMENT for a NULL ctx, desc or key buffer, element and
+ * less not both set, key_type or descending set with element, an element
+ * of another context or above 64 bytes, value_size above 64, a values
+ * buffer missing or given without values, overlapping or read-only
+ * outputs; CLPRIM_UNKNOWN_ALGORITHM; CLPRIM_OUT_OF_BOUNDS for a buffer
+ * smaller than its offset and count; CLPRIM_BUILD_FAILED for a `less`
+ * that does not compile. A program is compiled per key size and value size
+ * (on NVIDIA GPUs per key type and direction too: tuning field
+ * kind_in_program) and per caller's key type and `less`. Thread safety: as
+ * clprim_scan. */
+CLPRIM_API clprim_status clprim_merge(clprim_context *ctx, cl_command_queue queue,
+                                      const clprim_merge_desc *desc, cl_mem keys_a, size_t a_off,
+                                      size_t na, cl_mem keys_b, size_t b_off, size_t nb,
+                                      cl_mem values_a, size_t va_off, cl_mem values_b,
+                                      size_t vb_off, cl_mem keys_out, size_t out_off,
+                                      cl_mem values_out, size_t vout_off, cl_uint num_wait,
+                                      const cl_event *wait, cl_event *event);
+
+/* Blocking helper on host arrays: na keys (and values) of range a, nb of
+ * range b, merged into keys_out and values_out (room for na + nb each).
+ * Values NULL when desc->value_size is 0; keys may be NULL where their
+ * count is 0. Otherwise as clprim_merge; the context's own queue. */
+CLPRIM_API clprim_status clprim_merge_host(clprim_context *ctx, const clprim_merge_desc *desc,
+                                           const void *keys_a, const void *values_a, size_t na,
+                                           const void *keys_b, const void *values_b, size_t nb,
+                                           void *keys_out, void *values_out);
 
 /* ------------------------------------------------------------------------ */
 /* Several devices: one array in ordered parts                               */

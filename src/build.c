@@ -691,3 +691,16 @@ cleanup:
         clReleaseProgram(program);
     return st;
 }
+
+clprim_status clprim__program_get_params(clprim_context *ctx, const clprim__program_spec *spec,
+                                         char *params, clprim__program **prog)
+{
+    clprim__program_spec with = *spec;
+    clprim_status st;
+    if (!params)
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    with.params = params;
+    st = clprim__program_get(ctx, &with, prog);
+    free(params);
+    return st;
+}

@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning | scan reduce segment sat search histogram tuning_info | compact sort | multi sort_segments
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning merge_tuning | scan reduce segment sat search histogram merge tuning_info | compact sort | multi sort_segments
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
@@ -25,7 +25,8 @@
  *   scan, reduce,  the primitives: validate -> parameters -> grid -> enqueue
  *   segment, sat,  (tuning_info: the rows they use, as tuning-file lines)
  *   search,
- *   histogram
+ *   histogram,
+ *   merge
  *   compact, sort  primitives built on others (compaction's taught form
  *                  and the split sort scan their flags with scan.c)
  *   multi          one array in parts on several devices, on the public
@@ -112,6 +113,10 @@ int clprim__handle_live(const void *p);
 /* Appends the element layer's defines (T, T_SIZE, OP, IDENTITY, and the fp64
  * pragma for double) to buf. Returns 0, or -1 when buf is too small. */
 int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t size);
+/* The kmode of cl/sort_abi.h (SORT_KIND_* | SORT_DESCENDING) of a key of
+ * key_type, one of the six, in that direction: the key order the sorts,
+ * searches and merges share. */
+cl_uint clprim__key_kmode(clprim_type key_type, int descending);
 /* The OpenCL C name of a pixel type ("uchar", ...; "void" for SAME), NULL
  * for unknown values. */
 const char *clprim__pixel_type_cl(clprim_pixel_type type);
@@ -279,6 +284,11 @@ typedef struct clprim__program_spec {
  * work-items, it is rebuilt with the largest power of two it can. */
 clprim_status clprim__program_get(clprim_context *ctx, const clprim__program_spec *spec,
                                   clprim__program **prog);
+/* Lock held. clprim__program_get with spec's params replaced by `params`,
+ * text on the heap (clprim__format's) that is freed here; NULL (memory was
+ * short) fails with CLPRIM_OUT_OF_HOST_MEMORY. */
+clprim_status clprim__program_get_params(clprim_context *ctx, const clprim__program_spec *spec,
+                                         char *params, clprim__program **prog);
 /* The work-group size the program was actually built with. */
 unsigned clprim__program_wg_size(const clprim__program *prog);
 /* Lock held. The program's kernel of that name (created once, then cached). */
@@ -628,6 +638,15 @@ typedef struct clprim__histogram_tuning {
 /* sample_size: bytes per sample. */
 clprim__histogram_tuning clprim__histogram_tuning_for(const clprim_context *ctx,
                                                       size_t sample_size, size_t n);
+
+typedef struct clprim__merge_tuning {
+    CLPRIM__MERGE_PARAMS(CLPRIM__MEMBER, S)
+    const char *source;
+} clprim__merge_tuning;
+
+/* key_size: bytes per key (merge.c fits the tile to local memory). */
+clprim__merge_tuning clprim__merge_tuning_for(const clprim_context *ctx, size_t key_size,
+                                              size_t n);
 
 /* ---- sort.c's keys, shape and program, for the segmented sort ---- */
 

@@ -10,7 +10,6 @@
 #include "internal.h"
 
 #include "search_abi.h"
-#include "sort_abi.h"
 
 #include <stdio.h>
 
@@ -36,19 +35,6 @@ static const char *const kernels[2] = {"search_binary", "search_cached"};
 static size_t index_size(clprim_type t)
 {
     return t == CLPRIM_TYPE_UINT32 || t == CLPRIM_TYPE_UINT64 ? clprim_type_size(t) : 0;
-}
-
-/* The key's kind in the sort's kmode (cl/sort_abi.h); key_type is one of
- * the six. */
-static cl_uint key_kind(clprim_type key_type)
-{
-    switch (key_type) {
-    case CLPRIM_TYPE_FLOAT:
-    case CLPRIM_TYPE_DOUBLE: return SORT_KIND_FLOAT;
-    case CLPRIM_TYPE_INT32:
-    case CLPRIM_TYPE_INT64: return SORT_KIND_SIGNED;
-    default: return SORT_KIND_UNSIGNED;
-    }
 }
 
 /* The descriptor's key and index types, lock not held (the buffers'
@@ -137,7 +123,7 @@ static clprim_status search_body(clprim__launch *l, const void *args)
     const clprim_search_desc *d = a->d;
     clprim_context *ctx = l->ctx;
     const size_t ks = clprim_type_size(d->key_type);
-    const cl_uint kmode = key_kind(d->key_type) | (d->descending ? SORT_DESCENDING : 0u);
+    const cl_uint kmode = clprim__key_kmode(d->key_type, d->descending);
     const cl_uint wide_out = d->index_type == CLPRIM_TYPE_UINT64, upper = (cl_uint)a->upper;
     const cl_ulong keys_off = a->keys_off, n = a->n, queries_off = a->queries_off, m = a->m,
                    out_off = a->out_off;

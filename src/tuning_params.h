@@ -134,6 +134,15 @@
       "PRIVATE: work-groups per compute unit, each with its own counters in local memory")      \
     X(S, global_groups_per_cu, U, "", 1, 0, "GLOBAL: work-groups per compute unit")
 
+#define CLPRIM__MERGE_PARAMS(X, S)                                                              \
+    X(S, wg_size, W, "CLPRIM_MERGE_WG_SIZE", 0, 0, "work-items per work-group")                \
+    X(S, items, U, "CLPRIM_MERGE_ITEMS", 1, 32,                                                 \
+      "TILED: outputs per work-item (a tile: wg_size x items; odd: no bank conflicts)")        \
+    X(S, corank_items, U, "", 1, 64, "CORANK: outputs per work-item")                         \
+    X(S, corank_groups_per_cu, U, "", 1, 0, "CORANK: work-groups per compute unit")           \
+    X(S, kind_in_program, U, "CLPRIM_MERGE_KIND_IN_PROGRAM", 0, 1,                              \
+      "1: the key kind and direction compiled in (a program per key type and direction)")
+
 /* The primitives: X(name, struct, PARAMS list) */
 #define CLPRIM__TUNED_PRIMITIVES(X)                                                             \
     X("scan", clprim__scan_tuning, CLPRIM__SCAN_PARAMS)                                         \
@@ -143,7 +152,8 @@
     X("sat", clprim__sat_tuning, CLPRIM__SAT_PARAMS)                                            \
     X("sort", clprim__sort_tuning, CLPRIM__SORT_PARAMS)                                         \
     X("search", clprim__search_tuning, CLPRIM__SEARCH_PARAMS)                                   \
-    X("histogram", clprim__histogram_tuning, CLPRIM__HISTOGRAM_PARAMS)
+    X("histogram", clprim__histogram_tuning, CLPRIM__HISTOGRAM_PARAMS)                          \
+    X("merge", clprim__merge_tuning, CLPRIM__MERGE_PARAMS)
 
 /* Development switches outside the rows, read with the knobs:
  * X(id, env, doc) */

@@ -4,6 +4,8 @@
  * clprim.h. */
 #include "internal.h"
 
+#include "sort_abi.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -70,6 +72,12 @@ static const char *sat_names[] = {
 static const char *search_names[] = {
 #define CLPRIM__XX(NAME, num, name) [num] = name,
     CLPRIM_SEARCH_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+static const char *merge_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_MERGE_ALGORITHM_MAP(CLPRIM__XX)
 #undef CLPRIM__XX
 };
 
@@ -219,4 +227,21 @@ int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t si
                        !t->is_float ? "" : t->size == 8 ? "#define CLPRIM_FLOAT_BITS ulong\n"
                                                         : "#define CLPRIM_FLOAT_BITS uint\n");
     return len < 0 || (size_t)len >= size ? -1 : 0;
+}
+
+const char *clprim_merge_algorithm_name(clprim_merge_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_MERGE_ALGORITHM_COUNT_ ? merge_names[algorithm] : NULL;
+}
+
+cl_uint clprim__key_kmode(clprim_type key_type, int descending)
+{
+    const cl_uint dir = descending ? SORT_DESCENDING : 0u;
+    switch (key_type) {
+    case CLPRIM_TYPE_FLOAT:
+    case CLPRIM_TYPE_DOUBLE: return SORT_KIND_FLOAT | dir;
+    case CLPRIM_TYPE_INT32:
+    case CLPRIM_TYPE_INT64: return SORT_KIND_SIGNED | dir;
+    default: return SORT_KIND_UNSIGNED | dir;
+    }
 }

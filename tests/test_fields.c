@@ -24,7 +24,7 @@
  * that takes a descriptor (clprim_scan_desc, clprim_reduce_desc,
  * clprim_transform through them, clprim_segments, clprim_compact_desc,
  * clprim_sat_desc, clprim_box_desc, clprim_sort_desc, clprim_search_desc,
- * clprim_histogram_desc, clprim_part); the
+ * clprim_histogram_desc, clprim_merge_desc, clprim_part); the
  * fields are each descriptor's members in declaration order (descs[]
  * below). test_coverage fails unless every (call, field) pair of those has
  * a row, and test_sizes fails when a descriptor's size changes, so that a
@@ -56,7 +56,7 @@
 
 enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32, D_BOX = 64,
        D_SORT = 128, D_PART = 256, D_SEARCH = 512,
-       D_HIST = 1024 };
+       D_HIST = 1024, D_MERGE = 2048 };
 
 #define CALLS(X)                                                                                   \
     X(SCAN, "clprim_scan", D_SCAN | D_TF)                                                          \
@@ -91,6 +91,8 @@ enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32
     X(UPPER_HOST, "clprim_upper_bound_host", D_SEARCH)                                             \
     X(HIST, "clprim_histogram", D_HIST)                                                            \
     X(HIST_HOST, "clprim_histogram_host", D_HIST)                                                  \
+    X(MERGE, "clprim_merge", D_MERGE)                                                              \
+    X(MERGE_HOST, "clprim_merge_host", D_MERGE)                                                    \
     X(MULTI_SCAN, "clprim_multi_scan", D_SCAN | D_TF | D_PART)                                     \
     X(MULTI_REDUCE, "clprim_multi_reduce", D_REDUCE | D_TF | D_PART)                               \
     X(MULTI_SELECT, "clprim_multi_select", D_COMPACT | D_PART)
@@ -132,6 +134,8 @@ static const char *const search_fields[] = {"key_type", "descending", "index_typ
                                             NULL};
 static const char *const hist_fields[] = {"sample_type", "count_type", "bins", "lower", "upper",
                                           "edges", "edges_off", "accumulate", "algorithm", NULL};
+static const char *const merge_fields[] = {"key_type", "descending", "element", "less",
+                                           "value_size", "algorithm", NULL};
 static const char *const part_fields[] = {"ctx", "queue", "in", "in_off", "out", "out_off", "n",
                                           "custom", "element", "flags", "flags_off", NULL};
 
@@ -153,6 +157,7 @@ static const struct {
     {D_SEARCH, "search", "clprim_search_desc", sizeof(clprim_search_desc), 16, search_fields},
     {D_HIST, "histogram", "clprim_histogram_desc", sizeof(clprim_histogram_desc), 56,
      hist_fields},
+    {D_MERGE, "merge", "clprim_merge_desc", sizeof(clprim_merge_desc), 40, merge_fields},
 };
 
 /* ---- settings: one non-default value per field (or a field cleared) ---- */
@@ -177,6 +182,8 @@ enum setting {
     /* histograms */
     HI_TYPE, HI_TYPE_BAD, HI_COUNT, HI_COUNT_BAD, HI_BINS, HI_BINS_BAD, HI_LOWER, HI_LOWER_BAD,
     HI_UPPER, HI_UPPER_BAD, HI_EDGES, HI_EDGES_OFF, HI_ACC, HI_ACC_BAD, HI_ALGO, HI_ALGO_BAD,
+    /* merges */
+    MG_KEY, MG_KEY_BAD, MG_DESC, MG_ELEMENT, MG_LESS, MG_VS, MG_VS_BAD, MG_ALGO, MG_ALGO_BAD,
     /* parts (part 1 of two) */
     PT_CTX, PT_CTX_BAD, PT_QUEUE, PT_QUEUE_BAD, PT_IN, PT_IN_OFF, PT_OUT, PT_OUT_OFF, PT_N,
     PT_CUSTOM, PT_CUSTOM_BAD, PT_ELEMENT, PT_ELEMENT_BAD, PT_FLAGS, PT_FLAGS_OFF
@@ -318,6 +325,20 @@ typedef struct row {
     RF(c, "search.index_type", S_NONE, SE_INDEX_BAD, "desc->index_type"),                          \
     RD(c, "search.algorithm", S_NONE, SE_ALGO, "desc->algorithm", SE_ALGO_BAD)
 
+/* the merges: the searches' keys, -N/2 .. N/2 - 1 ascending, halved into
+ * range a (the negative ones) and b; read as uint32, or merged descending,
+ * b goes first; as the caller's shorts other keys go out, in the order the
+ * caller's less says; values (in_buf's) are written over poison */
+#define MERGE_ROWS(c)                                                                              \
+    H_(c, "merge.key_type", MG_KEY), RF(c, "merge.key_type", S_NONE, MG_KEY_BAD, "key_type"),      \
+    RF(c, "merge.key_type", MG_ELEMENT, MG_KEY, "desc->key_type"),                                 \
+    H_(c, "merge.descending", MG_DESC),                                                            \
+    RF(c, "merge.descending", MG_ELEMENT, MG_DESC, "desc->descending"),                            \
+    H_(c, "merge.element", MG_ELEMENT), RF(c, "merge.less", S_NONE, MG_LESS, "desc->less"),        \
+    HB(c, "merge.less", MG_ELEMENT, MG_LESS), H_(c, "merge.value_size", MG_VS),                    \
+    RF(c, "merge.value_size", S_NONE, MG_VS_BAD, "desc->value_size"),                              \
+    RD(c, "merge.algorithm", S_NONE, MG_ALGO, "desc->algorithm", MG_ALGO_BAD)
+
 /* the histograms: int32 samples in [-6, 6] over 16 bins of [-8, 8); read
  * as int16, into 8 bins, over a narrower range or other edges (from
  * another offset), the counts move; uint64 counts are other bytes, and
@@ -432,6 +453,7 @@ static const row table[] = {
     SEG_SORT_ROWS(SEG_SORT, 0), SEG_SORT_ROWS(SEG_SORT_HOST, 1),
     SEARCH_ROWS(LOWER), SEARCH_ROWS(UPPER), SEARCH_ROWS(LOWER_HOST), SEARCH_ROWS(UPPER_HOST),
     HIST_ROWS(HIST, 0), HIST_ROWS(HIST_HOST, 1),
+    MERGE_ROWS(MERGE), MERGE_ROWS(MERGE_HOST),
 };
 
 #define ROWS (sizeof table / sizeof table[0])
@@ -480,6 +502,7 @@ typedef struct setup {
     clprim_sort_desc sort;
     clprim_search_desc search;
     clprim_histogram_desc hist;
+    clprim_merge_desc merge;
     clprim_part part[2];
 } setup;
 
@@ -633,6 +656,18 @@ static void apply(setup *s, enum setting v)
     case HI_ACC_BAD: s->hist.accumulate = 2; break;
     case HI_ALGO: s->hist.algorithm = CLPRIM_HISTOGRAM_GLOBAL; break;
     case HI_ALGO_BAD: s->hist.algorithm = (clprim_histogram_algorithm)99; break;
+    case MG_KEY: s->merge.key_type = CLPRIM_TYPE_UINT32; break;
+    case MG_KEY_BAD: s->merge.key_type = (clprim_type)77; break;
+    case MG_DESC: s->merge.descending = 1; break;
+    case MG_ELEMENT: /* shorts in ascending order of the caller's less */
+        s->merge.element = short_el;
+        s->merge.less = s->merge.less ? s->merge.less : "a < b";
+        break;
+    case MG_LESS: s->merge.less = "a > b"; break;
+    case MG_VS: s->merge.value_size = 4; break;
+    case MG_VS_BAD: s->merge.value_size = 65; break;
+    case MG_ALGO: s->merge.algorithm = CLPRIM_MERGE_CORANK; break;
+    case MG_ALGO_BAD: s->merge.algorithm = (clprim_merge_algorithm)99; break;
     case PT_CTX: p->ctx = wctx; break; /* the same cl_context and device */
     case PT_CTX_BAD: p->ctx = NULL; break;
     case PT_QUEUE: p->queue = q2; break;
@@ -815,6 +850,19 @@ static clprim_status run_call(const setup *s, output *o)
     case C_HIST_HOST: /* accumulated onto the poisoned host counts */
         st = clprim_histogram_host(ctx, &s->hist, hx, N, NULL, hout);
         break;
+    case C_MERGE: {
+        const size_t mv = s->merge.value_size;
+        st = clprim_merge(ctx, NULL, &s->merge, search_keys, 0, N / 2, search_keys, N / 2, N / 2,
+                          mv ? in_buf : NULL, 0, mv ? in_buf : NULL, mv ? N / 2 : 0, out_a, 0,
+                          mv ? out_b : NULL, 0, 0, NULL, NULL);
+        break;
+    }
+    case C_MERGE_HOST: {
+        const int mv = s->merge.value_size != 0;
+        st = clprim_merge_host(ctx, &s->merge, hskeys, mv ? hx : NULL, N / 2, hskeys + N / 2,
+                               mv ? hx + N / 2 : NULL, N / 2, hout, mv ? hkeys : NULL);
+        break;
+    }
     case C_MULTI_SCAN: st = clprim_multi_scan(&s->scan, s->part, 2); break;
     case C_MULTI_REDUCE: st = clprim_multi_reduce(&s->reduce, s->part, 2, hout); break;
     case C_MULTI_SELECT:

@@ -448,6 +448,38 @@ static void test_histogram(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* The three merge kernels (CORANK, and TILED's partition and tiles), int32
+ * pairs: range a the even numbers, b the odd ones, so the merge is 0 .. 2N
+ * - 1 and each value (its key) follows its key. */
+static void test_merge(void **state)
+{
+    int32_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    int32_t *keys = malloc(2 * N * sizeof *keys), *vals = malloc(2 * N * sizeof *vals);
+    int fails = 0, alg;
+    size_t i;
+    (void)state;
+    assert_true(a && b && keys && vals);
+    for (i = 0; i < N; ++i) {
+        a[i] = (int32_t)(2 * i);
+        b[i] = (int32_t)(2 * i + 1);
+    }
+    for (alg = 1; alg < CLPRIM_MERGE_ALGORITHM_COUNT_; ++alg) {
+        clprim_merge_desc d;
+        memset(&d, 0, sizeof d);
+        d.value_size = 4;
+        d.algorithm = (clprim_merge_algorithm)alg;
+        fails |= ok(clprim_merge_host(ctx, &d, a, a, N, b, b, N, keys, vals),
+                    clprim_merge_algorithm_name(d.algorithm));
+        for (i = 0; i < 2 * N; ++i)
+            fails |= keys[i] != (int32_t)i || vals[i] != (int32_t)i;
+    }
+    free(a);
+    free(b);
+    free(keys);
+    free(vals);
+    assert_int_equal(fails, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,7 +487,7 @@ int main(void)
         cmocka_unit_test(test_compact),     cmocka_unit_test(test_segment),
         cmocka_unit_test(test_sat),         cmocka_unit_test(test_sort),
         cmocka_unit_test(test_segmented_sort), cmocka_unit_test(test_search),
-        cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_histogram), cmocka_unit_test(test_merge),
     };
     int rc;
     ctx = tu_context();

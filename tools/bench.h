@@ -7,6 +7,7 @@
 
 #include <clprim.h>
 
+#include <stdint.h>
 #include <stdio.h>
 
 #define MAX_REPS 101
@@ -171,6 +172,21 @@ int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value
 int clprim_bench_search(bench *b, const char *bound, const char *queries, clprim_type type,
                         const size_t *sizes, size_t count, const char *algos,
                         const char *csv_path, int progress);
+
+/* n random values of `type` into x (integers over every bit; floats and
+ * doubles converted from random integers, so no NaNs or infinities),
+ * written to buffer m from its start, sorted there by clprim_sort when
+ * `sort`, and read back: what the device works on, as the host sees it.
+ * 0, or -1 (said on stderr). (bench_search.c; the merge's too.) */
+int bench_draw(bench *b, clprim_type type, cl_mem m, unsigned char *x, size_t n, int sort,
+               uint64_t *s);
+
+/* clprim-bench --merge FORM (bench_merge.c): two sorted halves of n keys
+ * of `type` merged, keys alone (FORM keys) or with values of value_size
+ * bytes (FORM pairs; 0: 4). */
+int clprim_bench_merge(bench *b, const char *form, clprim_type type, size_t value_size,
+                       const size_t *sizes, size_t count, const char *algos,
+                       const char *csv_path, int progress);
 
 /* clprim-bench --histogram KIND (bench_histogram.c): n samples of KIND
  * (uint8 over 256 even bins, float in [0, 1) over 1024, uint32 over

@@ -49,9 +49,7 @@ static int search_enqueue(bench *b, const void *arg, cl_event *ev)
                                                                 0, 0, NULL, ev) == CLPRIM_SUCCESS;
 }
 
-/* n random values of `type` into x, sorted on the device (buffer m) when
- * `sort`, and read back: what the device searches, as the host sees it. */
-static int draw(bench *b, clprim_type type, cl_mem m, unsigned char *x, size_t n, int sort,
+int bench_draw(bench *b, clprim_type type, cl_mem m, unsigned char *x, size_t n, int sort,
                 uint64_t *s)
 {
     const size_t ks = clprim_type_size(type);
@@ -106,8 +104,8 @@ static int search_prepare(bench *b, void *self, bench_point *p)
     search_bench *c = self;
     c->n = p->n;
     p->copy_bytes = c->n * c->ks;
-    return draw(b, c->type, b->in, c->keys, c->n, 1, &c->seed) ||
-                   draw(b, c->type, c->queries, c->hq, c->n, c->sorted, &c->seed)
+    return bench_draw(b, c->type, b->in, c->keys, c->n, 1, &c->seed) ||
+                   bench_draw(b, c->type, c->queries, c->hq, c->n, c->sorted, &c->seed)
                ? -1
                : 0;
 }

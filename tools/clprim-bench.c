@@ -34,7 +34,7 @@
  * program cache cold and warm (tools/first_call.c).
  * This file reads the options; every mode is a module (bench_scan.c,
  * bench_compact.c, bench_segment.c, bench_sat.c, bench_sort.c,
- * bench_search.c, bench_histogram.c) on the one
+ * bench_search.c, bench_histogram.c, bench_merge.c) on the one
  * driver, bench_driver.c, which times, prints and writes the CSV. */
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
@@ -78,7 +78,8 @@ static const char usage[] =
     "                             (16 distinct keys), sorted, or narrow (float keys as\n"
     "                             CUB's benchmarks make them: (24 random bits - 2^23)\n"
     "                             x 0.001) (algorithms onesweep, split-lsb, tile-bitonic)\n"
-    "  --values B                 sort: values of B bytes (0, 4 or 8; default 0)\n"
+    "  --values B                 sort: values of B bytes (0, 4 or 8; default 0); merge\n"
+    "                             pairs: 1 to 64 (default 4)\n"
     "  --sort-segments M          sort: M equal segments, each sorted on its own\n"
     "                             (clprim_segmented_sort; default 0: the whole array)\n"
     "  --search BOUND             time clprim_lower_bound or clprim_upper_bound (lower,\n"
@@ -89,6 +90,10 @@ static const char usage[] =
     "  --histogram KIND           time clprim_histogram of n samples instead: uint8 over\n"
     "                             256 bins, float in [0, 1) over 1024, uint32 over 65536\n"
     "                             (algorithms global, private; GB/s: samples read)\n"
+    "  --merge FORM               time clprim_merge of two sorted halves of n --type keys\n"
+    "                             instead: keys, or pairs (values of --values B bytes,\n"
+    "                             default 4) (algorithms corank, tiled; GB/s: each key and\n"
+    "                             value read and written once)\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -115,7 +120,7 @@ int main(int argc, char **argv)
     cl_int err;
     const int progress = isatty(fileno(stderr));
     const char *compact = NULL, *segmented = NULL, *sat = NULL, *sort = NULL, *search = NULL;
-    const char *histogram = NULL;
+    const char *histogram = NULL, *merge = NULL;
     const char *queries = "random";
     size_t sort_values = 0, sort_segments = 0;
     size_t sat_sides[16] = {1024, 4096, 16384}, sat_count = 3;
@@ -139,7 +144,7 @@ int main(int argc, char **argv)
         {"--sort", 's', &sort},             {"--values", 'z', &sort_values},
         {"--sort-segments", 'z', &sort_segments},
         {"--search", 's', &search},         {"--queries", 's', &queries},
-        {"--histogram", 's', &histogram},
+        {"--histogram", 's', &histogram},   {"--merge", 's', &merge},
         {"--first-call-child", 's', &child},
     };
     const size_t noptions = sizeof options / sizeof options[0];
@@ -203,7 +208,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (strcmp(algos, "all") && !compact && !segmented && !sat && !sort && !search &&
-        !histogram) { /* every name asked for must exist */
+        !histogram && !merge) { /* every name asked for must exist */
         char list[512], *name, *rest;
         snprintf(list, sizeof list, "%s", algos);
         for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
@@ -266,6 +271,9 @@ int main(int argc, char **argv)
     else if (search)
         rc = clprim_bench_search(&b, search, queries, type, sizes, count, algos, csv_path,
                                  progress);
+    else if (merge)
+        rc = clprim_bench_merge(&b, merge, type, sort_values, sizes, count, algos, csv_path,
+                                progress);
     else if (histogram)
         rc = clprim_bench_histogram(&b, histogram, sizes, count, algos, csv_path, progress);
     else if (compact)

@@ -64,4 +64,10 @@ cl_mem tu_buffer(clprim_context *ctx, size_t bytes, const void *src, cl_mem_flag
  * when the line has none. */
 size_t tu_row_value(const char *line, const char *name);
 
+/* A special value of key type t (its bits in the low bytes), chosen by r:
+ * floats -0.0, +0.0, +-inf, a NaN of either sign with a random payload,
+ * the smallest denormals, +-1; integers 0, all ones, the sign bit alone,
+ * all ones but it (the searches' and merges' edge keys). */
+uint64_t tu_special_key(clprim_type t, uint64_t r);
+
 #endif

@@ -777,3 +777,45 @@ void clprim_ref_histogram(clprim_pixel_type sample_type, size_t bins, double low
             ++counts[b];
     }
 }
+
+/* ---- merges ---- */
+
+void clprim_ref_merge_by(const void *a, size_t na, const void *b, size_t nb, size_t elem,
+                         int (*less)(const void *x, const void *y, const void *user),
+                         const void *user, size_t *src)
+{
+    const unsigned char *x = a, *y = b;
+    size_t i = 0, j = 0, k = 0;
+    while (i < na || j < nb)
+        src[k++] = j < nb && (i >= na || less(y + j * elem, x + i * elem, user)) ? na + j++ : i++;
+}
+
+static int ref_key_less(const void *x, const void *y, const void *user)
+{
+    const sort_ref *r = user;
+    uint64_t u = 0, v = 0;
+    memcpy(&u, x, clprim_type_size(r->type));
+    memcpy(&v, y, clprim_type_size(r->type));
+    return key_cmp(r, u, v) < 0;
+}
+
+void clprim_ref_merge(clprim_type key_type, int descending, const void *a, size_t na,
+                      const void *b, size_t nb, size_t *src)
+{
+    const size_t ks = clprim_type_size(key_type);
+    const sort_ref r = {key_type, descending, 0, (unsigned)ks * 8, NULL};
+    clprim_ref_merge_by(a, na, b, nb, ks, ref_key_less, &r, src);
+}
+
+size_t clprim_ref_merged_check(const void *a, size_t na, const void *b, size_t elem,
+                               const size_t *src, const void *got, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; ++k) {
+        const unsigned char *want = src[k] < na ? (const unsigned char *)a + src[k] * elem
+                                                : (const unsigned char *)b + (src[k] - na) * elem;
+        if (memcmp((const unsigned char *)got + k * elem, want, elem) != 0)
+            return k;
+    }
+    return n;
+}

@@ -161,4 +161,25 @@ void clprim_ref_histogram(clprim_pixel_type sample_type, size_t bins, double low
 size_t clprim_ref_sat_check(clprim_type type, clprim_op op, const void *x, const void *got,
                             size_t got_pitch, size_t w, size_t h, FILE *report, const char *what);
 
+/* ---- merges (clprim_merge) ---- */
+
+/* src[k] = where output k of a stable merge of a (na keys) and b (nb keys)
+ * comes from: i for a[i], na + j for b[j]. Keys of elem bytes, ordered by
+ * less(x, y, user) (nonzero: x comes before y); a key of b goes out before
+ * one of a only when it comes before it (ties: a's first). The plain
+ * two-finger merge, independent of any co-rank. */
+void clprim_ref_merge_by(const void *a, size_t na, const void *b, size_t nb, size_t elem,
+                         int (*less)(const void *x, const void *y, const void *user),
+                         const void *user, size_t *src);
+/* The same for keys of key_type in clprim_sort's order (clprim_ref_sort's
+ * comparison: numeric, -0.0 before +0.0, NaNs last and tied), descending
+ * as clprim_sort leaves them. */
+void clprim_ref_merge(clprim_type key_type, int descending, const void *a, size_t na,
+                      const void *b, size_t nb, size_t *src);
+/* The first k at which got (n elements of elem bytes) differs from the
+ * element src[k] names (a's below na, else b's at src[k] - na); n when
+ * none does. */
+size_t clprim_ref_merged_check(const void *a, size_t na, const void *b, size_t elem,
+                               const size_t *src, const void *got, size_t n);
+
 #endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* The merge's tuning rows: the work-group, TILED's outputs per work-item
+ * (its tile: wg_size x items), CORANK's share per work-item and grid, and
+ * whether the key kind is compiled in. Rows are data, matched most
+ * specific first (tuning.c) by key size; each says where its numbers came
+ * from. merge.c fits the tile to local memory. */
+#include "internal.h"
+
+struct clprim__merge_row {
+    clprim__row_match match;
+    clprim__merge_tuning t;
+};
+
+static const struct clprim__merge_row rows[] = {
+    /* NVIDIA: not measured yet; to be measured on the H100 (written
+     * 2026-11-26 without a GPU). CUB's DeviceMerge takes tiles of a few
+     * thousand keys with an odd number per thread; here 256 x 15 = 3,840
+     * outputs per tile: 15 KiB of 4-byte keys (+15 KiB of source positions
+     * with values; 8-byte keys 45 KiB with them, within the 48 KiB a
+     * work-group may hold). clang's PTX of merge_tiled for int32 keys
+     * through ptxas -arch=sm_90: 64 registers (83 with 4-byte values), no
+     * spills: 4 work-groups of 256 per SM (3 with values); NVIDIA's own
+     * compiler may differ. Odd items: the blocked-to-striped exchange
+     * through local memory is free of bank conflicts for 4-byte keys. The
+     * kind compiled in, as for the sort and the searches: the key order's
+     * masks fold away from every comparison. */
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .items = 15,
+           .corank_items = 8,
+           .corank_groups_per_cu = 16,
+           .kind_in_program = 1,
+           .source = "NVIDIA GPU (not measured yet; to be measured on H100)"}},
+    /* CPUs (PoCL): small tiles, so that tests cross many tile boundaries
+     * at small n; the kind an argument, so that one program per key size
+     * serves every key type and direction. Unmeasured. */
+    {.match = {.type = CL_DEVICE_TYPE_CPU},
+     .t = {.wg_size = 64,
+           .items = 7,
+           .corank_items = 8,
+           .corank_groups_per_cu = 4,
+           .kind_in_program = 0,
+           .source = "CPU (PoCL; unmeasured guess)"}},
+    {.match = {0},
+     .t = {.wg_size = 128,
+           .items = 11,
+           .corank_items = 8,
+           .corank_groups_per_cu = 8,
+           .kind_in_program = 0,
+           .source = "default (unmeasured guess)"}},
+};
+
+clprim__merge_tuning clprim__merge_tuning_for(const clprim_context *ctx, size_t key_size,
+                                              size_t n)
+{
+    clprim__merge_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "merge", key_size, n, rows, t);
+    clprim__tuning_apply(&ctx->knobs, &ctx->info, "merge", &t);
+    return t;
+}
