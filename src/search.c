@@ -93,7 +93,7 @@ static clprim_status search_window(clprim__launch *l, const search_args *a,
                                    clprim__program *prog, size_t chunk)
 {
     const clprim_search_desc *d = a->d;
-    const cl_uint kmode = key_kind(d->key_type) | (d->descending ? SORT_DESCENDING : 0u);
+    const cl_uint kmode = clprim__key_kmode(d->key_type, d->descending);
     const cl_uint wide_out = d->index_type == CLPRIM_TYPE_UINT64, upper = (cl_uint)a->upper;
     const cl_ulong keys_off = a->keys_off, n = a->n, queries_off = a->queries_off, m = a->m,
                    out_off = a->out_off;
