@@ -14,14 +14,16 @@
  * counts and bounds, 32-bit the rest, two local buffers):
  *   histogram_global, histogram_private: samples, samples_off, n, edges,
  *   edges_off, ledges (local: bins + 1 samples when cached, else one),
- *   lcounts (local: PRIVATE's bins counters of 4 bytes; GLOBAL: one,
- *   unused), lo_bits, hi_bits (even bins: lower and upper as the sample
+ *   lcounts (local: PRIVATE's counters of 4 bytes, one per bin of its
+ *   slice, ceil(bins / slices); GLOBAL: one, unused), lo_bits, hi_bits (even bins: lower and upper as the sample
  *   type's bits, integers sign-extended to 64), range (integers: upper -
  *   lower), div (integers: range / bins where bins divides range, else 0),
  *   scale_bits (floats: bins / (upper - lower) in the sample type, as
  *   bits), bins, custom (1: edges, 0: even bins), cached (1: the edges are
  *   copied to ledges first), counts, counts_off, wide (1: counts are
- *   ulong, else uint).
+ *   ulong, else uint), slices (PRIVATE: work-group g counts slice
+ *   g % slices of the bins, over part g / slices of the samples, so the
+ *   grid is a multiple of slices; GLOBAL: 1).
  * The counts are zeroed by the host when the call overwrites them. */
 #ifndef CLPRIM_HISTOGRAM_ABI_H
 #define CLPRIM_HISTOGRAM_ABI_H

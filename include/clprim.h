@@ -1440,17 +1440,21 @@ CLPRIM_API clprim_status clprim_upper_bound_host(clprim_context *ctx,
 /* ------------------------------------------------------------------------ */
 
 /* Histogram algorithms. XX(NAME, number, name).
- *   AUTO     PRIVATE when the bins fit local memory, else GLOBAL
+ *   AUTO     PRIVATE when the bins fit the counters of at most the tuning
+ *            row's `max_slices` work-groups (8 on NVIDIA GPUs: 98,296
+ *            bins in 48 KiB each), else GLOBAL
  *   GLOBAL   the taught naive form: one atomic add on the global counts
  *            per sample counted
  *   PRIVATE  the taught privatised form (PMPP's histogram chapter): each
  *            work-group of a bounded grid counts its samples into 32-bit
  *            counters in local memory, then adds them to the global counts
  *            with one atomic per nonzero bin (again whenever its counters
- *            could otherwise overflow). Only where 4 bytes per bin fit
- *            the device's local memory (CLPRIM_INVALID_ARGUMENT, naming
- *            the limit, otherwise); custom edges are kept beside the
- *            counters where they fit too, else read from global memory. */
+ *            could otherwise overflow). Where the bins' counters (4 bytes
+ *            each) pass local memory, they are split into slices, each
+ *            counted by its own work-group over the same samples (side by
+ *            side, so that the samples come from cache for all but one);
+ *            custom edges are kept beside the counters where they fit
+ *            too, else read from global memory. */
 #define CLPRIM_HISTOGRAM_ALGORITHM_MAP(XX)                                     \
   XX(AUTO, 0, "auto")                                                          \
   XX(GLOBAL, 1, "global")                                                      \
@@ -1532,8 +1536,7 @@ typedef struct clprim_histogram_desc {
  * Statuses: CLPRIM_INVALID_ARGUMENT for a NULL ctx, desc or buffer, a
  * count_type other than uint32 or uint64, bins 0 or past 2^32 - 2, bounds
  * as above broken, lower or upper not 0 with edges, edges_off without
- * edges, accumulate not 0 or 1, PRIVATE where the bins do not fit local
- * memory, overlapping or read-only counts; CLPRIM_UNKNOWN_TYPE for a
+ * edges, accumulate not 0 or 1, overlapping or read-only counts; CLPRIM_UNKNOWN_TYPE for a
  * sample_type that is not a sample type (SAME included);
  * CLPRIM_UNSUPPORTED for double samples without cl_khr_fp64 or uint64
  * counts without cl_khr_int64_base_atomics; CLPRIM_UNKNOWN_ALGORITHM for

@@ -114,14 +114,17 @@ static int int_shape(int kind, size_t bytes, double lower, double upper, size_t 
  * it, so it is checked before the launch layer checks the buffers), and
  * what the kernels need of its bounds; custom: edges given (on the device
  * or, for the host helper, on the host). */
-/* The most bins PRIVATE's 4-byte counters hold: every byte of local memory
- * a launch asks for counts against the device's size, and the edges'
- * argument takes at least one sample beside the counters (Intel's CPU
- * runtime refused 65,536 counters in its 256 KiB at the launch). */
-static cl_ulong private_bins_most(const clprim_context *ctx, const clprim_histogram_desc *d)
+/* The most counters of 4 bytes a PRIVATE work-group holds: every byte of
+ * local memory a launch asks for counts against the device's size, and
+ * the edges' argument takes at least one sample beside the counters
+ * (Intel's CPU runtime refused 65,536 counters in its 256 KiB at the
+ * launch); the tuning row may ask for fewer. */
+static cl_ulong private_bins_most(const clprim_context *ctx, const clprim_histogram_desc *d,
+                                  const clprim__histogram_tuning *t)
 {
     const cl_ulong local = ctx->info.local_mem_size, ss = clprim_pixel_type_size(d->sample_type);
-    return local > ss ? (local - ss) / 4 : 0;
+    const cl_ulong most = local > ss + 4 ? (local - ss) / 4 : 1;
+    return t->private_bins && t->private_bins < most ? t->private_bins : most;
 }
 
 static clprim_status check_desc(clprim_context *ctx, const clprim_histogram_desc *d, int custom,
@@ -185,15 +188,6 @@ static clprim_status check_desc(clprim_context *ctx, const clprim_histogram_desc
                                            "(64-bit: to its largest)",
                                      d->lower, d->upper, clprim_pixel_type_name(d->sample_type));
     }
-    if (d->algorithm == CLPRIM_HISTOGRAM_PRIVATE &&
-        (cl_ulong)d->bins > private_bins_most(ctx, d))
-        return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT,
-                                     "desc->algorithm PRIVATE: %zu bins of 4-byte counters pass "
-                                     "the %llu bytes of local memory of %s (at most %llu bins); "
-                                     "use GLOBAL or AUTO", d->bins,
-                                     (unsigned long long)ctx->info.local_mem_size,
-                                     ctx->info.device_name,
-                                     (unsigned long long)private_bins_most(ctx, d));
     return CLPRIM_SUCCESS;
 }
 
@@ -231,21 +225,24 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
     const clprim_histogram_desc *d = a->d;
     clprim_context *ctx = l->ctx;
     const size_t ss = clprim_pixel_type_size(d->sample_type), cs = count_size(d->count_type);
-    const cl_ulong local = ctx->info.local_mem_size, counter_bytes = (cl_ulong)d->bins * 4;
+    const cl_ulong local = ctx->info.local_mem_size;
     const cl_ulong edge_bytes = ((cl_ulong)d->bins + 1) * ss;
     const cl_ulong samples_off = a->samples_off, n = a->n, counts_off = a->counts_off,
                    edges_off = d->edges ? d->edges_off : 0;
     const cl_uint bins = (cl_uint)d->bins, custom = d->edges != NULL,
                   wide = d->count_type == CLPRIM_TYPE_UINT64;
     const clprim__histogram_tuning t = clprim__histogram_tuning_for(ctx, ss, a->n);
-    /* PRIVATE where its counters fit (check_desc refused it otherwise) */
+    /* PRIVATE in slices of the bins, each a work-group's counters, where
+     * AUTO finds few enough slices */
+    const cl_ulong held = private_bins_most(ctx, d, &t);
+    const cl_uint slices = (cl_uint)((d->bins + held - 1) / held);
     const int priv = d->algorithm == CLPRIM_HISTOGRAM_PRIVATE ||
-                     (d->algorithm == CLPRIM_HISTOGRAM_AUTO &&
-                      (cl_ulong)d->bins <= private_bins_most(ctx, d));
+                     (d->algorithm == CLPRIM_HISTOGRAM_AUTO && slices <= t.max_slices);
+    const cl_uint grid_slices = priv ? slices : 1u;
     /* the edges beside the counters, where both local arguments fit
      * together (the counters' takes 4 bytes when GLOBAL leaves it unused:
      * 65,536 float edges alone fill Intel's 256 KiB) */
-    const cl_ulong counter_arg = priv ? counter_bytes : 4;
+    const cl_ulong counter_arg = priv ? ((d->bins + slices - 1) / slices) * 4 : 4;
     const cl_uint cached = custom && edge_bytes + counter_arg <= local;
     cl_mem edges = custom ? d->edges : a->samples; /* even bins read no edges */
     clprim__program *prog;
@@ -264,9 +261,11 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
         return st;
     wg = clprim__program_wg_size(prog);
     chunk = wg * t.items * HIST_PACK_OF(ss); /* samples */
+    /* parts of the samples, each counted by grid_slices work-groups */
     groups = min_size(a->n / chunk + (a->n % chunk != 0),
                       (size_t)ctx->info.compute_units *
                           (priv ? t.groups_per_cu : t.global_groups_per_cu));
+    groups = (groups ? groups : 1) * grid_slices;
     {
         const clprim__arg kargs[] = {
             CLPRIM__ARG(a->samples),
@@ -286,8 +285,9 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
             CLPRIM__ARG(cached),
             CLPRIM__ARG(a->counts),
             CLPRIM__ARG(counts_off),
-            CLPRIM__ARG(wide)};
-        return CLPRIM__LAUNCH_KERNEL(l, prog, kernels[priv], kargs, groups ? groups : 1, wg);
+            CLPRIM__ARG(wide),
+            CLPRIM__ARG(grid_slices)};
+        return CLPRIM__LAUNCH_KERNEL(l, prog, kernels[priv], kargs, groups, wg);
     }
 }
 

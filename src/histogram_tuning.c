@@ -19,27 +19,36 @@ static const struct clprim__histogram_row rows[] = {
      * tile's loads first: 468 us). PRIVATE: 8
      * work-groups of 256 per SM (2048 work-items, an SM's most), each with
      * its own counters (256 bins: 1 KiB each; 65,536 bins would not fit);
-     * GLOBAL: as many, its atomics in the L2. */
+     * GLOBAL: as many, its atomics in the L2. More bins than 48 KiB of
+     * counters: up to 8 slices of the bins, each a work-group's, side by
+     * side over the same samples (65,536 bins: 6), unmeasured. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
            .items = 8,
            .groups_per_cu = 8,
            .global_groups_per_cu = 8,
+           .private_bins = 0,
+           .max_slices = 8,
            .source = "NVIDIA GPU (unmeasured guess)"}},
     /* CPUs (PoCL): one work-group per core (local atomics are plain memory
      * there), small work-groups so that tests cross several work-groups
-     * and chunks at small n. Unmeasured. */
+     * and chunks at small n, and 1000 counters a work-group, so that they
+     * reach the slices. Unmeasured. */
     {.match = {.type = CL_DEVICE_TYPE_CPU},
      .t = {.wg_size = 64,
            .items = 4,
            .groups_per_cu = 1,
            .global_groups_per_cu = 2,
+           .private_bins = 1000,
+           .max_slices = 64,
            .source = "CPU (PoCL; unmeasured guess)"}},
     {.match = {0},
      .t = {.wg_size = 256,
            .items = 4,
            .groups_per_cu = 4,
            .global_groups_per_cu = 4,
+           .private_bins = 0,
+           .max_slices = 8,
            .source = "default (unmeasured guess)"}},
 };
 

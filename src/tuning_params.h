@@ -132,7 +132,12 @@
       "loads per work-item before any sample is counted (8- and 16-bit samples: 32-bit words)") \
     X(S, groups_per_cu, U, "CLPRIM_HISTOGRAM_GROUPS_PER_CU", 1, 0,                              \
       "PRIVATE: work-groups per compute unit, each with its own counters in local memory")      \
-    X(S, global_groups_per_cu, U, "", 1, 0, "GLOBAL: work-groups per compute unit")
+    X(S, global_groups_per_cu, U, "", 1, 0, "GLOBAL: work-groups per compute unit")          \
+    X(S, private_bins, U, "CLPRIM_HISTOGRAM_PRIVATE_BINS", 0, 0,                                \
+      "PRIVATE: most counters a work-group holds (0: as many as local memory holds)")           \
+    X(S, max_slices, U, "CLPRIM_HISTOGRAM_MAX_SLICES", 1, 1024,                                 \
+      "PRIVATE: most work-groups that share one part of the samples, each counting a slice "    \
+      "of the bins (AUTO takes GLOBAL beyond)")
 
 #define CLPRIM__MERGE_PARAMS(X, S)                                                              \
     X(S, wg_size, W, "CLPRIM_MERGE_WG_SIZE", 0, 0, "work-items per work-group")                \
