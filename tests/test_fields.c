@@ -24,7 +24,7 @@
  * that takes a descriptor (clprim_scan_desc, clprim_reduce_desc,
  * clprim_transform through them, clprim_segments, clprim_compact_desc,
  * clprim_sat_desc, clprim_box_desc, clprim_sort_desc, clprim_search_desc,
- * clprim_histogram_desc, clprim_part); the
+ * clprim_histogram_desc, clprim_top_k_desc, clprim_part); the
  * fields are each descriptor's members in declaration order (descs[]
  * below). test_coverage fails unless every (call, field) pair of those has
  * a row, and test_sizes fails when a descriptor's size changes, so that a
@@ -56,7 +56,7 @@
 
 enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32, D_BOX = 64,
        D_SORT = 128, D_PART = 256, D_SEARCH = 512,
-       D_HIST = 1024 };
+       D_HIST = 1024, D_TOPK = 2048 };
 
 #define CALLS(X)                                                                                   \
     X(SCAN, "clprim_scan", D_SCAN | D_TF)                                                          \
@@ -91,6 +91,8 @@ enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32
     X(UPPER_HOST, "clprim_upper_bound_host", D_SEARCH)                                             \
     X(HIST, "clprim_histogram", D_HIST)                                                            \
     X(HIST_HOST, "clprim_histogram_host", D_HIST)                                                  \
+    X(TOPK, "clprim_top_k", D_TOPK)                                                                \
+    X(TOPK_HOST, "clprim_top_k_host", D_TOPK)                                                      \
     X(MULTI_SCAN, "clprim_multi_scan", D_SCAN | D_TF | D_PART)                                     \
     X(MULTI_REDUCE, "clprim_multi_reduce", D_REDUCE | D_TF | D_PART)                               \
     X(MULTI_SELECT, "clprim_multi_select", D_COMPACT | D_PART)
@@ -132,6 +134,8 @@ static const char *const search_fields[] = {"key_type", "descending", "index_typ
                                             NULL};
 static const char *const hist_fields[] = {"sample_type", "count_type", "bins", "lower", "upper",
                                           "edges", "edges_off", "accumulate", "algorithm", NULL};
+static const char *const topk_fields[] = {"key_type", "value_size", "largest", "sorted",
+                                          "algorithm", NULL};
 static const char *const part_fields[] = {"ctx", "queue", "in", "in_off", "out", "out_off", "n",
                                           "custom", "element", "flags", "flags_off", NULL};
 
@@ -153,6 +157,7 @@ static const struct {
     {D_SEARCH, "search", "clprim_search_desc", sizeof(clprim_search_desc), 16, search_fields},
     {D_HIST, "histogram", "clprim_histogram_desc", sizeof(clprim_histogram_desc), 56,
      hist_fields},
+    {D_TOPK, "top_k", "clprim_top_k_desc", sizeof(clprim_top_k_desc), 32, topk_fields},
 };
 
 /* ---- settings: one non-default value per field (or a field cleared) ---- */
@@ -177,6 +182,9 @@ enum setting {
     /* histograms */
     HI_TYPE, HI_TYPE_BAD, HI_COUNT, HI_COUNT_BAD, HI_BINS, HI_BINS_BAD, HI_LOWER, HI_LOWER_BAD,
     HI_UPPER, HI_UPPER_BAD, HI_EDGES, HI_EDGES_OFF, HI_ACC, HI_ACC_BAD, HI_ALGO, HI_ALGO_BAD,
+    /* top-k */
+    TK_KEY, TK_KEY_BAD, TK_VS, TK_VS_BAD, TK_LARGEST, TK_LARGEST_BAD, TK_SORTED, TK_SORTED_BAD,
+    TK_ALGO, TK_ALGO_BAD,
     /* parts (part 1 of two) */
     PT_CTX, PT_CTX_BAD, PT_QUEUE, PT_QUEUE_BAD, PT_IN, PT_IN_OFF, PT_OUT, PT_OUT_OFF, PT_N,
     PT_CUSTOM, PT_CUSTOM_BAD, PT_ELEMENT, PT_ELEMENT_BAD, PT_FLAGS, PT_FLAGS_OFF
@@ -340,6 +348,18 @@ typedef struct row {
     RF(c, "histogram.accumulate", S_NONE, HI_ACC_BAD, "accumulate"),                               \
     RD(c, "histogram.algorithm", S_NONE, HI_ALGO, "desc->algorithm", HI_ALGO_BAD)
 
+/* top-k of the int32 input: read as uint32 the negative keys come first
+ * (largest) or last; values are written to their own output; unsorted,
+ * the radix selection's order is not the sorted one, so the algorithm's
+ * row compares sorted outputs */
+#define TOPK_ROWS(c)                                                                               \
+    H_(c, "top_k.key_type", TK_KEY), RF(c, "top_k.key_type", S_NONE, TK_KEY_BAD, "key_type"),      \
+    H_(c, "top_k.value_size", TK_VS), RF(c, "top_k.value_size", S_NONE, TK_VS_BAD, "value_size"),  \
+    H_(c, "top_k.largest", TK_LARGEST),                                                            \
+    RF(c, "top_k.largest", S_NONE, TK_LARGEST_BAD, "desc->largest"),                               \
+    H_(c, "top_k.sorted", TK_SORTED), RF(c, "top_k.sorted", S_NONE, TK_SORTED_BAD, "desc->sorted"), \
+    RD(c, "top_k.algorithm", TK_SORTED, TK_ALGO, "desc->algorithm", TK_ALGO_BAD)
+
 /* every part field on the multi-part calls: the select's fields in a scan
  * or reduce, out and out_off in a reduce, custom in a select, and flags_off
  * without flags are refused */
@@ -432,6 +452,7 @@ static const row table[] = {
     SEG_SORT_ROWS(SEG_SORT, 0), SEG_SORT_ROWS(SEG_SORT_HOST, 1),
     SEARCH_ROWS(LOWER), SEARCH_ROWS(UPPER), SEARCH_ROWS(LOWER_HOST), SEARCH_ROWS(UPPER_HOST),
     HIST_ROWS(HIST, 0), HIST_ROWS(HIST_HOST, 1),
+    TOPK_ROWS(TOPK), TOPK_ROWS(TOPK_HOST),
 };
 
 #define ROWS (sizeof table / sizeof table[0])
@@ -480,6 +501,7 @@ typedef struct setup {
     clprim_sort_desc sort;
     clprim_search_desc search;
     clprim_histogram_desc hist;
+    clprim_top_k_desc topk;
     clprim_part part[2];
 } setup;
 
@@ -633,6 +655,16 @@ static void apply(setup *s, enum setting v)
     case HI_ACC_BAD: s->hist.accumulate = 2; break;
     case HI_ALGO: s->hist.algorithm = CLPRIM_HISTOGRAM_GLOBAL; break;
     case HI_ALGO_BAD: s->hist.algorithm = (clprim_histogram_algorithm)99; break;
+    case TK_KEY: s->topk.key_type = CLPRIM_TYPE_UINT32; break;
+    case TK_KEY_BAD: s->topk.key_type = (clprim_type)77; break;
+    case TK_VS: s->topk.value_size = 4; break;
+    case TK_VS_BAD: s->topk.value_size = 65; break;
+    case TK_LARGEST: s->topk.largest = 1; break;
+    case TK_LARGEST_BAD: s->topk.largest = 2; break;
+    case TK_SORTED: s->topk.sorted = 1; break;
+    case TK_SORTED_BAD: s->topk.sorted = -1; break;
+    case TK_ALGO: s->topk.algorithm = CLPRIM_TOP_K_SORT; break;
+    case TK_ALGO_BAD: s->topk.algorithm = (clprim_top_k_algorithm)99; break;
     case PT_CTX: p->ctx = wctx; break; /* the same cl_context and device */
     case PT_CTX_BAD: p->ctx = NULL; break;
     case PT_QUEUE: p->queue = q2; break;
@@ -814,6 +846,14 @@ static clprim_status run_call(const setup *s, output *o)
         break;
     case C_HIST_HOST: /* accumulated onto the poisoned host counts */
         st = clprim_histogram_host(ctx, &s->hist, hx, N, NULL, hout);
+        break;
+    case C_TOPK: /* the 100 smallest (largest) of N keys, their values from the input's second half */
+        st = clprim_top_k(ctx, NULL, &s->topk, in_buf, 0, s->topk.value_size ? in_buf : NULL, N,
+                          N, 100, out_a, 0, s->topk.value_size ? out_b : NULL, 0, 0, NULL, NULL);
+        break;
+    case C_TOPK_HOST:
+        st = clprim_top_k_host(ctx, &s->topk, hx, s->topk.value_size ? hx + N : NULL, N, 100,
+                               hout, s->topk.value_size ? hkeys : NULL);
         break;
     case C_MULTI_SCAN: st = clprim_multi_scan(&s->scan, s->part, 2); break;
     case C_MULTI_REDUCE: st = clprim_multi_reduce(&s->reduce, s->part, 2, hout); break;

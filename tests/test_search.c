@@ -56,33 +56,6 @@ static void describe(const scase *c, char *buf, size_t size)
              c->out_off, (unsigned long long)c->seed);
 }
 
-/* A special value of the key type: floats -0.0, +0.0, +-inf, a NaN of
- * either sign with a random payload, the smallest denormals, +-1;
- * integers 0, all ones, the sign bit alone, all ones but it. */
-static uint64_t special(clprim_type t, uint64_t r)
-{
-    const size_t bits = clprim_type_size(t) * 8;
-    const uint64_t all = bits == 64 ? ~0ull : (1ull << bits) - 1, sign = 1ull << (bits - 1);
-    const uint64_t inf = bits == 64 ? 0x7ff0000000000000ull : 0x7f800000ull;
-    const uint64_t one = bits == 64 ? 0x3ff0000000000000ull : 0x3f800000ull;
-    const uint64_t mantissa = bits == 64 ? (1ull << 52) - 1 : (1ull << 23) - 1;
-    const uint64_t either = (r >> 8) & 1 ? sign : 0;
-    if (t != CLPRIM_TYPE_FLOAT && t != CLPRIM_TYPE_DOUBLE) {
-        const uint64_t ints[] = {0, all, sign, all ^ sign};
-        return ints[r % 4];
-    }
-    switch (r % 8) {
-    case 0: return sign;
-    case 1: return 0;
-    case 2: return inf;
-    case 3: return sign | inf;
-    case 4: return either | inf | (1 + (r >> 9) % mantissa); /* a NaN */
-    case 5: return either | 1;
-    case 6: return one;
-    default: return sign | one;
-    }
-}
-
 /* n values of c->key drawn as c->pool says, into x */
 static void draw(const scase *c, const uint64_t *pool, size_t pool_n, unsigned char *x, size_t n,
                  uint64_t *s)
@@ -91,7 +64,7 @@ static void draw(const scase *c, const uint64_t *pool, size_t pool_n, unsigned c
     size_t i;
     for (i = 0; i < n; ++i) {
         const uint64_t r = tu_rand(s);
-        const uint64_t v = c->pool == SPECIAL && r % 3 ? special(c->key, tu_rand(s))
+        const uint64_t v = c->pool == SPECIAL && r % 3 ? tu_special_key(c->key, tu_rand(s))
                            : c->pool == MANY              ? tu_rand(s)
                                                           : pool[r % pool_n];
         memcpy(x + i * ks, &v, ks);
@@ -127,7 +100,7 @@ static void make_queries(const scase *c, const unsigned char *keys, const uint64
         if (r % 5 == 0 && c->n)
             memcpy(&v, keys + (tu_rand(s) % c->n) * ks, ks);
         else if (r % 5 == 1)
-            v = special(c->key, tu_rand(s));
+            v = tu_special_key(c->key, tu_rand(s));
         if (r % 5 <= 2)
             memcpy(q + j * ks, &v, ks);
     }

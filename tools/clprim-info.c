@@ -114,7 +114,7 @@ int main(int argc, char **argv)
             printf("  tuning rows (4-byte elements, large n; clprim_context_tuning):\n");
             {
                 static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat",
-                                                    "sort", "search", "histogram"};
+                                                    "sort", "search", "histogram", "top_k"};
                 char row[1024];
                 size_t k;
                 for (k = 0; k < sizeof prims / sizeof prims[0]; ++k)

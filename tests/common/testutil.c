@@ -295,3 +295,27 @@ size_t tu_row_value(const char *line, const char *name)
     assert_non_null(p);
     return (size_t)strtoull(p + strlen(key), NULL, 10);
 }
+
+uint64_t tu_special_key(clprim_type t, uint64_t r)
+{
+    const size_t bits = clprim_type_size(t) * 8;
+    const uint64_t all = bits == 64 ? ~0ull : (1ull << bits) - 1, sign = 1ull << (bits - 1);
+    const uint64_t inf = bits == 64 ? 0x7ff0000000000000ull : 0x7f800000ull;
+    const uint64_t one = bits == 64 ? 0x3ff0000000000000ull : 0x3f800000ull;
+    const uint64_t mantissa = bits == 64 ? (1ull << 52) - 1 : (1ull << 23) - 1;
+    const uint64_t either = (r >> 8) & 1 ? sign : 0;
+    if (t != CLPRIM_TYPE_FLOAT && t != CLPRIM_TYPE_DOUBLE) {
+        const uint64_t ints[] = {0, all, sign, all ^ sign};
+        return ints[r % 4];
+    }
+    switch (r % 8) {
+    case 0: return sign;
+    case 1: return 0;
+    case 2: return inf;
+    case 3: return sign | inf;
+    case 4: return either | inf | (1 + (r >> 9) % mantissa); /* a NaN */
+    case 5: return either | 1;
+    case 6: return one;
+    default: return sign | one;
+    }
+}
