@@ -41,6 +41,12 @@
 #ifndef VALUE_SIZE
 #define VALUE_SIZE 0
 #endif
+#ifndef TOPK_MATCH
+#define TOPK_MATCH 0
+#endif
+#if TOPK_MATCH && (!CLPRIM_WARP_PTX || (WG_SIZE % 32) != 0)
+#error "clprim: TOPK_MATCH needs NVIDIA PTX and work-groups of whole warps"
+#endif
 
 #define TOPK_TILE (WG_SIZE * TOPK_ITEMS)
 #define TOPK_RADIX_MAX (1u << TOPK_DIGIT_BITS)
@@ -166,8 +172,20 @@ inline void topk_hist_tile(global const T *src, ulong base, uint valid, uint kmo
 #pragma unroll
     for (uint k = 0; k < TOPK_ITEMS; ++k) {
         const T o = clprim_key_ordered(key[k], kmode);
-        if (k * WG_SIZE + lid < valid && topk_matches(o, above, prefix))
+        const int ok = k * WG_SIZE + lid < valid && topk_matches(o, above, prefix);
+#if TOPK_MATCH
+        /* the lanes of one digit (every lane of the warp takes part: no
+         * branch before) add their count once, from the lowest of them:
+         * few digits (skewed keys) would otherwise serialise the warp's
+         * atomics on one address */
+        const uint d = ok ? (uint)(o >> shift) & mask : 0xffffffffu;
+        const uint peers = clprim_ptx_match_any(d);
+        if (ok && (peers & ((1u << (lid & 31u)) - 1u)) == 0)
+            atomic_add(&lh[d], popcount(peers));
+#else
+        if (ok)
             atomic_inc(&lh[(uint)(o >> shift) & mask]);
+#endif
     }
 }
 

@@ -150,16 +150,21 @@ static plan plan_of(const clprim_context *ctx, size_t ks, size_t n)
 static clprim_status top_k_program(clprim__launch *l, const plan *p, size_t vs,
                                    clprim__program **prog)
 {
-    char params[256]; /* five short lines of numbers */
+    char params[256]; /* six short lines of numbers */
     const clprim__program_spec spec = {.file = "top_k.cl",
                                        .element = l->elem.defines,
                                        .params = params,
                                        .wg_size = p->t.wg_size,
                                        .tuning = p->t.source};
+    const clprim_context *ctx = l->ctx;
+    /* match.any: NVIDIA from compute capability 7, warps of 32 */
+    const int match = p->t.match && ctx->info.has_nv_ptx && ctx->info.simd_width == 32 &&
+                      ctx->nv_compute_major >= 7 && p->t.wg_size % 32 == 0;
     snprintf(params, sizeof params,
              "#define TOPK_ITEMS %u\n#define TOPK_DIGIT_BITS %u\n#define TOPK_WIDE %d\n"
-             "#define VALUE_SIZE %zu\n#define TOPK_WIDE_ATOMICS %d\n",
-             p->t.items, p->t.digit_bits, p->wide, vs, l->ctx->info.has_int64_atomics ? 1 : 0);
+             "#define VALUE_SIZE %zu\n#define TOPK_WIDE_ATOMICS %d\n#define TOPK_MATCH %d\n",
+             p->t.items, p->t.digit_bits, p->wide, vs, ctx->info.has_int64_atomics ? 1 : 0,
+             match);
     return clprim__program_get(l->ctx, &spec, prog);
 }
 

@@ -143,7 +143,9 @@
     X(S, candidate_shift, U, "CLPRIM_TOP_K_CANDIDATE_SHIFT", 0, 40,                             \
       "the first candidate buffer holds n >> this many keys (the second an eighth of that)")   \
     X(S, min_candidates, U, "CLPRIM_TOP_K_MIN_CANDIDATES", 1, 0,                                \
-      "the least keys a candidate buffer holds (a boundary digit with more: its source again)")
+      "the least keys a candidate buffer holds (a boundary digit with more: its source again)") \
+    X(S, match, U, "CLPRIM_TOP_K_MATCH", 0, 1,                                                  \
+      "NVIDIA, 1: a warp's keys of one digit counted with one local atomic (match.any)")
 
 /* The primitives: X(name, struct, PARAMS list) */
 #define CLPRIM__TUNED_PRIMITIVES(X)                                                             \
