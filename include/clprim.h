@@ -243,6 +243,9 @@ typedef struct clprim_context_options {
  * sort, search, histogram, merge). device= (a substring of the device name),
  * elem_size= (bytes of an element; of a key for sort and search, of a
  * sample for histogram), min_n= and max_n= (the call's n) say what the
+ * sort, search, histogram, top_k). device= (a substring of the device
+ * name), elem_size= (bytes of an element; of a key for sort, search and
+ * top_k, of a sample for histogram), min_n= and max_n= (the call's n) say what the
  * row applies to, each optional (absent: any). Every other name=value sets one
  * parameter over the built-in row's values; the names are those that
  * clprim_context_tuning writes. The first row that matches a call is used.
@@ -318,6 +321,9 @@ CLPRIM_API clprim_status clprim_context_device_info(const clprim_context *ctx,
 /* The tuning row the context uses for `primitive` ("scan", "reduce",
  * "compact", "segment", "sat", "sort", "search", "histogram" or "merge") with
  * elements (sort, search and merge: keys; histogram: samples) of elem_size bytes in a call of n elements, after the
+ * "compact", "segment", "sat", "sort", "search", "histogram" or "top_k")
+ * with elements (sort, search and top_k: keys; histogram: samples) of
+ * elem_size bytes in a call of n elements, after the
  * tuning file and the development environment variables (docs/tuning.md;
  * read when the context was created), as one line of a tuning file (above)
  * followed by "  # " and where the row came from. Written into buf like
@@ -1672,6 +1678,112 @@ CLPRIM_API clprim_status clprim_merge_host(clprim_context *ctx, const clprim_mer
                                            const void *keys_a, const void *values_a, size_t na,
                                            const void *keys_b, const void *values_b, size_t nb,
                                            void *keys_out, void *values_out);
+/* Top-k: the k largest or smallest keys                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Top-k algorithms. XX(NAME, number, name).
+ *   AUTO          RADIX_SELECT
+ *   SORT          the taught form: the whole input sorted (clprim_sort,
+ *                 into temporary memory of n keys and values), its first k
+ *                 copied out
+ *   RADIX_SELECT  radix selection over the keys' ordered form (see
+ *                 clprim_sort_desc), from its top digit down: per level a
+ *                 histogram of the digit over the keys still in question
+ *                 (per-work-group counters in local memory), the boundary
+ *                 digit where the running count reaches k, then a stable
+ *                 compaction that writes every key below it to the output
+ *                 and the keys at it to a candidate buffer, which the next
+ *                 level reads instead of the input. Uniform keys: the
+ *                 input is read twice, the candidates are a small part of
+ *                 it. Where the boundary digit holds more keys than a
+ *                 candidate buffer (many equal keys), the next level reads
+ *                 the input again instead: 32-bit keys then read it up to
+ *                 six times, never more memory. docs/algorithms.md. */
+#define CLPRIM_TOP_K_ALGORITHM_MAP(XX)                                         \
+  XX(AUTO, 0, "auto")                                                          \
+  XX(SORT, 1, "sort")                                                          \
+  XX(RADIX_SELECT, 2, "radix-select")
+
+typedef enum clprim_top_k_algorithm {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_TOP_K_##NAME = num,
+  CLPRIM_TOP_K_ALGORITHM_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_TOP_K_ALGORITHM_COUNT_ /* not an algorithm */
+} clprim_top_k_algorithm;
+
+/* "radix-select", ...; NULL for unknown values. */
+CLPRIM_API const char *clprim_top_k_algorithm_name(clprim_top_k_algorithm algorithm);
+
+/* A top-k selection.
+ *   key_type    CLPRIM_TYPE_UINT32, INT32, FLOAT, UINT64, INT64 or DOUBLE
+ *               (double keys need no fp64 support: they are compared as
+ *               bits)
+ *   value_size  bytes of each value that comes with its key, 1 to 64, any
+ *               type (moved as bytes); 0: keys only
+ *   largest     1: the k largest keys; 0: the k smallest (other values
+ *               refused)
+ *   sorted      1: the k keys in order, largest first for the k largest,
+ *               smallest first for the k smallest; 0: in an unspecified
+ *               order (the same for the same call on the same device)
+ *               (other values refused)
+ *   algorithm   CLPRIM_TOP_K_AUTO, ...
+ *
+ * Which keys. The k keys are the first k of clprim_sort's stable order
+ * with descending = largest (see clprim_sort_desc): numeric order, -0.0
+ * below +0.0, and every NaN (any sign, any payload) after every number in
+ * both directions, so NaNs are taken only when fewer than k keys are
+ * numbers. Ties at the k-th key are taken lowest input index first, which
+ * makes the set deterministic; sorted, equal keys come out in input order,
+ * so the output is exactly what clprim_sort would put first (keys and
+ * values bit for bit). Keys and values are written as they were read. */
+typedef struct clprim_top_k_desc {
+  clprim_type key_type;
+  size_t value_size;
+  int largest;
+  int sorted;
+  clprim_top_k_algorithm algorithm;
+} clprim_top_k_desc;
+
+/* Writes the k chosen keys of the n keys of `keys` (from element keys_off)
+ * to keys_out (from keys_out_off) and, with desc->value_size > 0, their
+ * values (the values of `values` from values_off, one per key) to
+ * values_out (from values_out_off). k = 0 writes nothing; k = n writes
+ * every key (sorted when asked; otherwise in input order); k above n is
+ * refused. Offsets count elements of their own buffer (keys, or values
+ * of value_size bytes). The outputs must not overlap the inputs or each
+ * other. Enqueues and returns, like clprim_sort (same queue, wait-list
+ * and event rules; every buffer checked against CL_MEM_SIZE; n and k may
+ * be 0 and above 2^32). With desc->sorted and k > 1, the output is then
+ * sorted by clprim_sort in place (its temporary memory and statuses
+ * apply). RADIX_SELECT takes temporary memory from the context's pool for
+ * candidates (n / 8 keys and indices and an eighth of that again, at
+ * least the tuning row's min_candidates each, at most n) and for each
+ * level's digit counts (about 16 KiB per work-group of its grid); SORT
+ * for the whole sort's n keys and values. Statuses: CLPRIM_UNKNOWN_TYPE for a
+ * key_type that is not one of the six; CLPRIM_INVALID_ARGUMENT for a NULL
+ * ctx, desc or buffer, value_size above 64, largest or sorted other than
+ * 0 or 1, k above n, values or values_out NULL with value_size > 0 or
+ * given with value_size 0, outputs that overlap or are read-only;
+ * CLPRIM_UNKNOWN_ALGORITHM for an algorithm that is not a
+ * clprim_top_k_algorithm; CLPRIM_UNSUPPORTED for RADIX_SELECT over 2^32
+ * keys or more without cl_khr_int64_base_atomics; CLPRIM_OUT_OF_BOUNDS
+ * for a buffer smaller than its offset and count. Thread safety: as
+ * clprim_scan. */
+CLPRIM_API clprim_status clprim_top_k(clprim_context *ctx, cl_command_queue queue,
+                                      const clprim_top_k_desc *desc, cl_mem keys,
+                                      size_t keys_off, cl_mem values, size_t values_off,
+                                      size_t n, size_t k, cl_mem keys_out, size_t keys_out_off,
+                                      cl_mem values_out, size_t values_out_off, cl_uint num_wait,
+                                      const cl_event *wait, cl_event *event);
+
+/* Blocking helper on host arrays: n keys (and n values of
+ * desc->value_size bytes; NULL when value_size is 0), the k chosen ones
+ * written to keys_out (and values_out). keys may be NULL when n is 0,
+ * values when n is 0, keys_out and values_out when k is 0. Otherwise as
+ * clprim_top_k; the context's own queue. */
+CLPRIM_API clprim_status clprim_top_k_host(clprim_context *ctx, const clprim_top_k_desc *desc,
+                                           const void *keys, const void *values, size_t n,
+                                           size_t k, void *keys_out, void *values_out);
 
 /* ------------------------------------------------------------------------ */
 /* Several devices: one array in ordered parts                               */

@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning merge_tuning | scan reduce segment sat search histogram merge tuning_info | compact sort | multi sort_segments
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning merge_tuning top_k_tuning | scan reduce segment sat search histogram merge tuning_info | compact sort | multi sort_segments top_k
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
@@ -32,7 +32,9 @@
  *   multi          one array in parts on several devices, on the public
  *                  calls of the primitives
  *   sort_segments  the segmented sort, on sort.c's keys, tiles and programs
- *                  and segment.c's descriptor checks */
+ *                  and segment.c's descriptor checks
+ *   top_k          top-k by radix selection, its output sorted by the public
+ *                  clprim_sort */
 #ifndef CLPRIM_INTERNAL_H
 #define CLPRIM_INTERNAL_H
 
@@ -646,6 +648,16 @@ typedef struct clprim__merge_tuning {
 
 /* key_size: bytes per key (merge.c fits the tile to local memory). */
 clprim__merge_tuning clprim__merge_tuning_for(const clprim_context *ctx, size_t key_size,
+                                              size_t n);
+
+typedef struct clprim__top_k_tuning {
+    CLPRIM__TOP_K_PARAMS(CLPRIM__MEMBER, S)
+    const char *source;
+} clprim__top_k_tuning;
+
+/* key_size: bytes per key (top_k.c fits the digit and the tile to local
+ * memory). */
+clprim__top_k_tuning clprim__top_k_tuning_for(const clprim_context *ctx, size_t key_size,
                                               size_t n);
 
 /* ---- sort.c's keys, shape and program, for the segmented sort ---- */

@@ -262,7 +262,8 @@ static const char *parse_line(clprim__tuning_file *f, char *text, const char *pa
         return NULL; /* blank or comment */
     memset(l, 0, sizeof *l);
     if (!primitive_index(tok, &l->primitive))
-        return "unknown primitive (scan, reduce, compact, segment, sat, sort, search, histogram, merge)";
+        return "unknown primitive (scan, reduce, compact, segment, sat, sort, search, histogram, "
+               "merge, top_k)";
     while (!why && (tok = next_token(&p, &bad_quote)))
         why = parse_pair(l, tok, &device);
     if (!why && bad_quote)

@@ -148,6 +148,21 @@
     X(S, kind_in_program, U, "CLPRIM_MERGE_KIND_IN_PROGRAM", 0, 1,                              \
       "1: the key kind and direction compiled in (a program per key type and direction)")
 
+#define CLPRIM__TOP_K_PARAMS(X, S)                                                              \
+    X(S, wg_size, W, "CLPRIM_TOP_K_WG_SIZE", 0, 0, "work-items per work-group")                \
+    X(S, items, U, "CLPRIM_TOP_K_ITEMS", 1, 32,                                                 \
+      "keys per work-item of a tile, all loaded before any is counted or ranked")               \
+    X(S, digit_bits, U, "CLPRIM_TOP_K_DIGIT_BITS", 4, 13,                                       \
+      "bits of the ordered key per level (4-byte counters in local memory per digit value)")    \
+    X(S, groups_per_cu, U, "CLPRIM_TOP_K_GROUPS_PER_CU", 1, 0,                                  \
+      "work-groups per compute unit, each counting and compacting one range of a level's keys") \
+    X(S, candidate_shift, U, "CLPRIM_TOP_K_CANDIDATE_SHIFT", 0, 40,                             \
+      "the first candidate buffer holds n >> this many keys (the second an eighth of that)")   \
+    X(S, min_candidates, U, "CLPRIM_TOP_K_MIN_CANDIDATES", 1, 0,                                \
+      "the least keys a candidate buffer holds (a boundary digit with more: its source again)") \
+    X(S, match, U, "CLPRIM_TOP_K_MATCH", 0, 1,                                                  \
+      "NVIDIA, 1: a warp's keys of one digit counted with one local atomic (match.any)")
+
 /* The primitives: X(name, struct, PARAMS list) */
 #define CLPRIM__TUNED_PRIMITIVES(X)                                                             \
     X("scan", clprim__scan_tuning, CLPRIM__SCAN_PARAMS)                                         \
@@ -158,7 +173,8 @@
     X("sort", clprim__sort_tuning, CLPRIM__SORT_PARAMS)                                         \
     X("search", clprim__search_tuning, CLPRIM__SEARCH_PARAMS)                                   \
     X("histogram", clprim__histogram_tuning, CLPRIM__HISTOGRAM_PARAMS)                          \
-    X("merge", clprim__merge_tuning, CLPRIM__MERGE_PARAMS)
+    X("merge", clprim__merge_tuning, CLPRIM__MERGE_PARAMS)                                  \
+    X("top_k", clprim__top_k_tuning, CLPRIM__TOP_K_PARAMS)
 
 /* Development switches outside the rows, read with the knobs:
  * X(id, env, doc) */
@@ -166,7 +182,8 @@
     X(SCAN_SINGLE_PASS, "CLPRIM_SCAN_SINGLE_PASS",                                              \
       "`1` / `0`: AUTO takes the single-pass / multilevel scan whatever the row says (tests)")  \
     X(REDUCE_TWO_LAUNCHES, "CLPRIM_REDUCE_TWO_LAUNCHES", "`1`: FAST reduces in two launches")  \
-    X(SORT_WIDE, "CLPRIM_SORT_WIDE", "`1`: sorts count positions in 64 bits at any n (tests)") \
+    X(SORT_WIDE, "CLPRIM_SORT_WIDE",                                                            \
+      "`1`: sorts and top-k count positions in 64 bits at any n (tests)")                       \
     X(SAT_TEST_SILENT, "CLPRIM_SAT_TEST_SILENT",                                                \
       "`1`: strip 0 of a summed-area table never publishes, so every look-back takes the "     \
       "fallback there (tests)")

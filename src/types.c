@@ -87,6 +87,12 @@ static const char *histogram_names[] = {
 #undef CLPRIM__XX
 };
 
+static const char *top_k_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_TOP_K_ALGORITHM_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
 typedef struct pixel_row {
     const char *name, *cl;
     size_t size;
@@ -147,6 +153,11 @@ const char *clprim_histogram_algorithm_name(clprim_histogram_algorithm algorithm
 {
     return (unsigned)algorithm < CLPRIM_HISTOGRAM_ALGORITHM_COUNT_ ? histogram_names[algorithm]
                                                                    : NULL;
+}
+
+const char *clprim_top_k_algorithm_name(clprim_top_k_algorithm algorithm)
+{
+    return (unsigned)algorithm < CLPRIM_TOP_K_ALGORITHM_COUNT_ ? top_k_names[algorithm] : NULL;
 }
 
 const char *clprim_reduce_algorithm_name(clprim_reduce_algorithm algorithm)

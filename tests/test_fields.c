@@ -24,7 +24,8 @@
  * that takes a descriptor (clprim_scan_desc, clprim_reduce_desc,
  * clprim_transform through them, clprim_segments, clprim_compact_desc,
  * clprim_sat_desc, clprim_box_desc, clprim_sort_desc, clprim_search_desc,
- * clprim_histogram_desc, clprim_merge_desc, clprim_part); the
+ * clprim_histogram_desc, clprim_merge_desc, clprim_top_k_desc,
+ * clprim_part); the
  * fields are each descriptor's members in declaration order (descs[]
  * below). test_coverage fails unless every (call, field) pair of those has
  * a row, and test_sizes fails when a descriptor's size changes, so that a
@@ -56,7 +57,7 @@
 
 enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32, D_BOX = 64,
        D_SORT = 128, D_PART = 256, D_SEARCH = 512,
-       D_HIST = 1024, D_MERGE = 2048 };
+       D_HIST = 1024, D_MERGE = 2048, D_TOPK = 4096 };
 
 #define CALLS(X)                                                                                   \
     X(SCAN, "clprim_scan", D_SCAN | D_TF)                                                          \
@@ -93,6 +94,8 @@ enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32
     X(HIST_HOST, "clprim_histogram_host", D_HIST)                                                  \
     X(MERGE, "clprim_merge", D_MERGE)                                                              \
     X(MERGE_HOST, "clprim_merge_host", D_MERGE)                                                    \
+    X(TOPK, "clprim_top_k", D_TOPK)                                                                \
+    X(TOPK_HOST, "clprim_top_k_host", D_TOPK)                                                      \
     X(MULTI_SCAN, "clprim_multi_scan", D_SCAN | D_TF | D_PART)                                     \
     X(MULTI_REDUCE, "clprim_multi_reduce", D_REDUCE | D_TF | D_PART)                               \
     X(MULTI_SELECT, "clprim_multi_select", D_COMPACT | D_PART)
@@ -136,6 +139,8 @@ static const char *const hist_fields[] = {"sample_type", "count_type", "bins", "
                                           "edges", "edges_off", "accumulate", "algorithm", NULL};
 static const char *const merge_fields[] = {"key_type", "descending", "element", "less",
                                            "value_size", "algorithm", NULL};
+static const char *const topk_fields[] = {"key_type", "value_size", "largest", "sorted",
+                                          "algorithm", NULL};
 static const char *const part_fields[] = {"ctx", "queue", "in", "in_off", "out", "out_off", "n",
                                           "custom", "element", "flags", "flags_off", NULL};
 
@@ -158,6 +163,7 @@ static const struct {
     {D_HIST, "histogram", "clprim_histogram_desc", sizeof(clprim_histogram_desc), 56,
      hist_fields},
     {D_MERGE, "merge", "clprim_merge_desc", sizeof(clprim_merge_desc), 40, merge_fields},
+    {D_TOPK, "top_k", "clprim_top_k_desc", sizeof(clprim_top_k_desc), 32, topk_fields},
 };
 
 /* ---- settings: one non-default value per field (or a field cleared) ---- */
@@ -184,6 +190,9 @@ enum setting {
     HI_UPPER, HI_UPPER_BAD, HI_EDGES, HI_EDGES_OFF, HI_ACC, HI_ACC_BAD, HI_ALGO, HI_ALGO_BAD,
     /* merges */
     MG_KEY, MG_KEY_BAD, MG_DESC, MG_ELEMENT, MG_LESS, MG_VS, MG_VS_BAD, MG_ALGO, MG_ALGO_BAD,
+    /* top-k */
+    TK_KEY, TK_KEY_BAD, TK_VS, TK_VS_BAD, TK_LARGEST, TK_LARGEST_BAD, TK_SORTED, TK_SORTED_BAD,
+    TK_ALGO, TK_ALGO_BAD,
     /* parts (part 1 of two) */
     PT_CTX, PT_CTX_BAD, PT_QUEUE, PT_QUEUE_BAD, PT_IN, PT_IN_OFF, PT_OUT, PT_OUT_OFF, PT_N,
     PT_CUSTOM, PT_CUSTOM_BAD, PT_ELEMENT, PT_ELEMENT_BAD, PT_FLAGS, PT_FLAGS_OFF
@@ -361,6 +370,18 @@ typedef struct row {
     RF(c, "histogram.accumulate", S_NONE, HI_ACC_BAD, "accumulate"),                               \
     RD(c, "histogram.algorithm", S_NONE, HI_ALGO, "desc->algorithm", HI_ALGO_BAD)
 
+/* top-k of the int32 input: read as uint32 the negative keys come first
+ * (largest) or last; values are written to their own output; unsorted,
+ * the radix selection's order is not the sorted one, so the algorithm's
+ * row compares sorted outputs */
+#define TOPK_ROWS(c)                                                                               \
+    H_(c, "top_k.key_type", TK_KEY), RF(c, "top_k.key_type", S_NONE, TK_KEY_BAD, "key_type"),      \
+    H_(c, "top_k.value_size", TK_VS), RF(c, "top_k.value_size", S_NONE, TK_VS_BAD, "value_size"),  \
+    H_(c, "top_k.largest", TK_LARGEST),                                                            \
+    RF(c, "top_k.largest", S_NONE, TK_LARGEST_BAD, "desc->largest"),                               \
+    H_(c, "top_k.sorted", TK_SORTED), RF(c, "top_k.sorted", S_NONE, TK_SORTED_BAD, "desc->sorted"), \
+    RD(c, "top_k.algorithm", TK_SORTED, TK_ALGO, "desc->algorithm", TK_ALGO_BAD)
+
 /* every part field on the multi-part calls: the select's fields in a scan
  * or reduce, out and out_off in a reduce, custom in a select, and flags_off
  * without flags are refused */
@@ -454,6 +475,7 @@ static const row table[] = {
     SEARCH_ROWS(LOWER), SEARCH_ROWS(UPPER), SEARCH_ROWS(LOWER_HOST), SEARCH_ROWS(UPPER_HOST),
     HIST_ROWS(HIST, 0), HIST_ROWS(HIST_HOST, 1),
     MERGE_ROWS(MERGE), MERGE_ROWS(MERGE_HOST),
+    TOPK_ROWS(TOPK), TOPK_ROWS(TOPK_HOST),
 };
 
 #define ROWS (sizeof table / sizeof table[0])
@@ -503,6 +525,7 @@ typedef struct setup {
     clprim_search_desc search;
     clprim_histogram_desc hist;
     clprim_merge_desc merge;
+    clprim_top_k_desc topk;
     clprim_part part[2];
 } setup;
 
@@ -668,6 +691,16 @@ static void apply(setup *s, enum setting v)
     case MG_VS_BAD: s->merge.value_size = 65; break;
     case MG_ALGO: s->merge.algorithm = CLPRIM_MERGE_CORANK; break;
     case MG_ALGO_BAD: s->merge.algorithm = (clprim_merge_algorithm)99; break;
+    case TK_KEY: s->topk.key_type = CLPRIM_TYPE_UINT32; break;
+    case TK_KEY_BAD: s->topk.key_type = (clprim_type)77; break;
+    case TK_VS: s->topk.value_size = 4; break;
+    case TK_VS_BAD: s->topk.value_size = 65; break;
+    case TK_LARGEST: s->topk.largest = 1; break;
+    case TK_LARGEST_BAD: s->topk.largest = 2; break;
+    case TK_SORTED: s->topk.sorted = 1; break;
+    case TK_SORTED_BAD: s->topk.sorted = -1; break;
+    case TK_ALGO: s->topk.algorithm = CLPRIM_TOP_K_SORT; break;
+    case TK_ALGO_BAD: s->topk.algorithm = (clprim_top_k_algorithm)99; break;
     case PT_CTX: p->ctx = wctx; break; /* the same cl_context and device */
     case PT_CTX_BAD: p->ctx = NULL; break;
     case PT_QUEUE: p->queue = q2; break;
@@ -863,6 +896,14 @@ static clprim_status run_call(const setup *s, output *o)
                                mv ? hx + N / 2 : NULL, N / 2, hout, mv ? hkeys : NULL);
         break;
     }
+    case C_TOPK: /* the 100 smallest (largest) of N keys, their values from the input's second half */
+        st = clprim_top_k(ctx, NULL, &s->topk, in_buf, 0, s->topk.value_size ? in_buf : NULL, N,
+                          N, 100, out_a, 0, s->topk.value_size ? out_b : NULL, 0, 0, NULL, NULL);
+        break;
+    case C_TOPK_HOST:
+        st = clprim_top_k_host(ctx, &s->topk, hx, s->topk.value_size ? hx + N : NULL, N, 100,
+                               hout, s->topk.value_size ? hkeys : NULL);
+        break;
     case C_MULTI_SCAN: st = clprim_multi_scan(&s->scan, s->part, 2); break;
     case C_MULTI_REDUCE: st = clprim_multi_reduce(&s->reduce, s->part, 2, hout); break;
     case C_MULTI_SELECT:

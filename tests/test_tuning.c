@@ -112,7 +112,7 @@ static void scans_right(clprim_context *ctx, size_t max_n)
 static void test_describe(void **state)
 {
     static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat", "sort",
-                                        "search", "histogram", "merge"};
+                                        "search", "histogram", "merge", "top_k"};
     clprim_context *ctx;
     char line[1024], small[8];
     size_t i, len;
@@ -193,7 +193,7 @@ static void test_rows_apply(void **state)
 static void test_round_trip(void **state)
 {
     static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat", "sort",
-                                        "search", "histogram", "merge"};
+                                        "search", "histogram", "merge", "top_k"};
     clprim_context *ctx;
     char text[8192] = "", line[1024], again[1024];
     size_t i, len = 0;

@@ -194,4 +194,12 @@ int clprim_bench_merge(bench *b, const char *form, clprim_type type, size_t valu
 int clprim_bench_histogram(bench *b, const char *kind, const size_t *sizes, size_t count,
                            const char *algos, const char *csv_path, int progress);
 
+/* clprim-bench --top-k K[,K...] (bench_top_k.c): the k largest (smallest)
+ * of n keys of `type` from distribution dist (uniform, unit, few, sorted),
+ * with values of value_size bytes (0, 4 or 8), sorted output unless
+ * unsorted. */
+int clprim_bench_top_k(bench *b, const char *ks, const char *dist, clprim_type type,
+                       size_t value_size, int smallest, int unsorted, const size_t *sizes,
+                       size_t count, const char *algos, const char *csv_path, int progress);
+
 #endif

@@ -4,7 +4,8 @@
  * clock, batches, the copy and read ceilings of the same run), progress,
  * a failed call's line, the CSV file and the rates are here; a module
  * (bench_scan.c, bench_compact.c, bench_segment.c, bench_sat.c,
- * bench_sort.c, bench_search.c, bench_histogram.c, bench_merge.c) gives its input, its call, its check against the host
+ * bench_sort.c, bench_search.c, bench_histogram.c, bench_merge.c,
+ * bench_top_k.c) gives its input, its call, its check against the host
  * reference (tests/reference/) and its row. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"

@@ -34,7 +34,7 @@
  * program cache cold and warm (tools/first_call.c).
  * This file reads the options; every mode is a module (bench_scan.c,
  * bench_compact.c, bench_segment.c, bench_sat.c, bench_sort.c,
- * bench_search.c, bench_histogram.c, bench_merge.c) on the one
+ * bench_search.c, bench_histogram.c, bench_merge.c, bench_top_k.c) on the one
  * driver, bench_driver.c, which times, prints and writes the CSV. */
 #define _POSIX_C_SOURCE 200809L
 #include <clprim.h>
@@ -79,7 +79,7 @@ static const char usage[] =
     "                             CUB's benchmarks make them: (24 random bits - 2^23)\n"
     "                             x 0.001) (algorithms onesweep, split-lsb, tile-bitonic)\n"
     "  --values B                 sort: values of B bytes (0, 4 or 8; default 0); merge\n"
-    "                             pairs: 1 to 64 (default 4)\n"
+    "                             pairs: 1 to 64 (default 4); top-k: 0, 4 or 8\n"
     "  --sort-segments M          sort: M equal segments, each sorted on its own\n"
     "                             (clprim_segmented_sort; default 0: the whole array)\n"
     "  --search BOUND             time clprim_lower_bound or clprim_upper_bound (lower,\n"
@@ -94,6 +94,13 @@ static const char usage[] =
     "                             instead: keys, or pairs (values of --values B bytes,\n"
     "                             default 4) (algorithms corank, tiled; GB/s: each key and\n"
     "                             value read and written once)\n"
+    "  --top-k K[,K...]           time clprim_top_k of the K largest of n --type keys\n"
+    "                             instead, sorted (algorithms sort, radix-select; GB/s:\n"
+    "                             keys read; reads: the call's time in reads of the keys)\n"
+    "  --keys DIST                top-k: uniform (default), unit ([0, 1) floats; 12-bit\n"
+    "                             integers), few (16 distinct keys) or sorted\n"
+    "  --smallest                 top-k: the K smallest instead\n"
+    "  --unsorted                 top-k: the K keys in any order\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -120,7 +127,8 @@ int main(int argc, char **argv)
     cl_int err;
     const int progress = isatty(fileno(stderr));
     const char *compact = NULL, *segmented = NULL, *sat = NULL, *sort = NULL, *search = NULL;
-    const char *histogram = NULL, *merge = NULL;
+    const char *histogram = NULL, *merge = NULL, *top_k = NULL, *top_k_keys = "uniform";
+    int smallest = 0, unsorted = 0;
     const char *queries = "random";
     size_t sort_values = 0, sort_segments = 0;
     size_t sat_sides[16] = {1024, 4096, 16384}, sat_count = 3;
@@ -145,6 +153,8 @@ int main(int argc, char **argv)
         {"--sort-segments", 'z', &sort_segments},
         {"--search", 's', &search},         {"--queries", 's', &queries},
         {"--histogram", 's', &histogram},   {"--merge", 's', &merge},
+        {"--top-k", 's', &top_k},           {"--keys", 's', &top_k_keys},
+        {"--smallest", 'f', &smallest},     {"--unsorted", 'f', &unsorted},
         {"--first-call-child", 's', &child},
     };
     const size_t noptions = sizeof options / sizeof options[0];
@@ -208,7 +218,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (strcmp(algos, "all") && !compact && !segmented && !sat && !sort && !search &&
-        !histogram && !merge) { /* every name asked for must exist */
+        !histogram && !merge && !top_k) { /* every name asked for must exist */
         char list[512], *name, *rest;
         snprintf(list, sizeof list, "%s", algos);
         for (name = strtok_r(list, ",", &rest); name; name = strtok_r(NULL, ",", &rest)) {
@@ -276,6 +286,9 @@ int main(int argc, char **argv)
                                 progress);
     else if (histogram)
         rc = clprim_bench_histogram(&b, histogram, sizes, count, algos, csv_path, progress);
+    else if (top_k)
+        rc = clprim_bench_top_k(&b, top_k, top_k_keys, type, sort_values, smallest, unsorted,
+                                sizes, count, algos, csv_path, progress);
     else if (compact)
         rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
     else

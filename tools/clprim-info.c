@@ -114,7 +114,8 @@ int main(int argc, char **argv)
             printf("  tuning rows (4-byte elements, large n; clprim_context_tuning):\n");
             {
                 static const char *const prims[] = {"scan", "reduce", "compact", "segment", "sat",
-                                                    "sort", "search", "histogram", "merge"};
+                                                    "sort", "search", "histogram", "merge",
+                                                    "top_k"};
                 char row[1024];
                 size_t k;
                 for (k = 0; k < sizeof prims / sizeof prims[0]; ++k)

@@ -60,14 +60,14 @@ int tu_refused(clprim_context *ctx, clprim_status got, clprim_status want, const
  * it cannot be made. */
 cl_mem tu_buffer(clprim_context *ctx, size_t bytes, const void *src, cl_mem_flags flags);
 
+/* A key of type t (its bits in the low bytes) at the order's edges, r
+ * choosing: floats -0.0, +0.0, +-inf, a NaN of either sign with a random
+ * payload, the smallest denormals, +-1; integers 0, all ones, the sign bit
+ * alone, all ones but it. */
+uint64_t tu_special_key(clprim_type t, uint64_t r);
+
 /* The value of ` name=` in a clprim_context_tuning line; fails the test
  * when the line has none. */
 size_t tu_row_value(const char *line, const char *name);
-
-/* A special value of key type t (its bits in the low bytes), chosen by r:
- * floats -0.0, +0.0, +-inf, a NaN of either sign with a random payload,
- * the smallest denormals, +-1; integers 0, all ones, the sign bit alone,
- * all ones but it (the searches' and merges' edge keys). */
-uint64_t tu_special_key(clprim_type t, uint64_t r);
 
 #endif

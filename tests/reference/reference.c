@@ -819,3 +819,126 @@ size_t clprim_ref_merged_check(const void *a, size_t na, const void *b, size_t e
     }
     return n;
 }
+
+/* ---- top-k ---- */
+
+static uint64_t ref_key_bits(const void *keys, size_t ks, size_t i)
+{
+    uint64_t v = 0;
+    memcpy(&v, (const unsigned char *)keys + i * ks, ks); /* little-endian hosts */
+    return v;
+}
+
+/* (ordered form, index) pairs, for the large-n path's final sort */
+typedef struct ref_pair {
+    uint64_t o;
+    size_t i;
+} ref_pair;
+
+static int ref_pair_cmp(const void *a, const void *b)
+{
+    const ref_pair *x = a, *y = b;
+    if (x->o != y->o)
+        return x->o < y->o ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+void clprim_ref_top_k(clprim_type key_type, int largest, const void *keys, size_t n, size_t k,
+                      size_t *perm)
+{
+    const size_t ks = clprim_type_size(key_type);
+    const unsigned bits = (unsigned)ks * 8;
+    if (n <= ((size_t)1 << 22)) {
+        size_t *all = malloc((n ? n : 1) * sizeof *all);
+        clprim_ref_sort(key_type, largest, 0, bits, keys, n, all);
+        memcpy(perm, all, k * sizeof *perm);
+        free(all);
+        return;
+    }
+    {
+        /* 16 bits of the ordered form at a time from the top: the k-th
+         * key's form `kth`, and how many keys equal to it are taken */
+        uint64_t *count = malloc(65536 * sizeof *count), prefix = 0, kth;
+        size_t needed = k, i, got = 0, eq_taken = 0;
+        unsigned shift = bits, d;
+        ref_pair *pairs = malloc((k ? k : 1) * sizeof *pairs);
+        while (shift > 0) {
+            const unsigned above = shift;
+            shift -= 16;
+            memset(count, 0, 65536 * sizeof *count);
+            for (i = 0; i < n; ++i) {
+                const uint64_t o = clprim_ref_ordered(key_type, largest, ref_key_bits(keys, ks, i));
+                if (above >= 64 || (o >> above) == prefix)
+                    ++count[(o >> shift) & 0xffff];
+            }
+            for (d = 0; d < 65536 && count[d] < needed; ++d)
+                needed -= count[d];
+            prefix = (prefix << 16) | d;
+        }
+        kth = prefix;
+        for (i = 0; i < n && k; ++i) {
+            const uint64_t o = clprim_ref_ordered(key_type, largest, ref_key_bits(keys, ks, i));
+            if (o < kth || (o == kth && eq_taken < needed)) {
+                eq_taken += o == kth;
+                pairs[got].o = o;
+                pairs[got++].i = i;
+            }
+        }
+        qsort(pairs, got, sizeof *pairs, ref_pair_cmp);
+        for (i = 0; i < got; ++i)
+            perm[i] = pairs[i].i;
+        free(pairs);
+        free(count);
+    }
+}
+
+static size_t ref_record_size;
+static int ref_record_cmp(const void *a, const void *b)
+{
+    return memcmp(a, b, ref_record_size);
+}
+
+size_t clprim_ref_top_k_check(clprim_type key_type, int largest, int sorted, const void *keys,
+                              const void *values, size_t value_size, size_t n, size_t k,
+                              const void *got_keys, const void *got_values, FILE *report,
+                              const char *what)
+{
+    const size_t ks = clprim_type_size(key_type), rs = ks + value_size;
+    size_t *perm = malloc((k ? k : 1) * sizeof *perm), i, bad = 0;
+    unsigned char *want = malloc((k ? k : 1) * rs), *got = malloc((k ? k : 1) * rs);
+    clprim_ref_top_k(key_type, largest, keys, n, k, perm);
+    for (i = 0; i < k; ++i) {
+        memcpy(want + i * rs, (const unsigned char *)keys + perm[i] * ks, ks);
+        memcpy(got + i * rs, (const unsigned char *)got_keys + i * ks, ks);
+        if (value_size) {
+            memcpy(want + i * rs + ks, (const unsigned char *)values + perm[i] * value_size,
+                   value_size);
+            memcpy(got + i * rs + ks, (const unsigned char *)got_values + i * value_size,
+                   value_size);
+        }
+    }
+    if (!sorted) { /* (not thread-safe: the comparison's size is a static) */
+        ref_record_size = rs;
+        qsort(want, k, rs, ref_record_cmp);
+        qsort(got, k, rs, ref_record_cmp);
+    }
+    for (i = 0; i < k; ++i) {
+        if (memcmp(want + i * rs, got + i * rs, rs) == 0)
+            continue;
+        if (report && bad < 5) {
+            uint64_t w = 0, g = 0;
+            memcpy(&w, want + i * rs, ks);
+            memcpy(&g, got + i * rs, ks);
+            fprintf(report, "  %s: %s %zu: key bits 0x%llx%s, expected 0x%llx (input index %zu)\n",
+                    what, sorted ? "output" : "sorted pair", i, (unsigned long long)g,
+                    memcmp(want + i * rs + ks, got + i * rs + ks, value_size) ? " (value differs)"
+                                                                              : "",
+                    (unsigned long long)w, sorted ? perm[i] : (size_t)0);
+        }
+        ++bad;
+    }
+    free(perm);
+    free(want);
+    free(got);
+    return bad;
+}

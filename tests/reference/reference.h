@@ -153,6 +153,27 @@ size_t clprim_ref_histogram_bin(clprim_pixel_type sample_type, size_t bins, doub
 void clprim_ref_histogram(clprim_pixel_type sample_type, size_t bins, double lower, double upper,
                           const void *edges, const void *samples, size_t n, uint64_t *counts);
 
+/* ---- top-k (clprim_top_k) ---- */
+
+/* perm[0 .. k) = the input indices of the keys clprim_top_k chooses, in
+ * the order of clprim_sort with descending = largest: the first k of the
+ * stable sort's permutation (clprim_ref_sort, comparisons; for n above
+ * 2^22, to bound the host's time and memory, the same keys found digit
+ * by digit over clprim_ref_ordered's form, ties lowest index first, then
+ * the k sorted by (ordered form, index)). k <= n. */
+void clprim_ref_top_k(clprim_type key_type, int largest, const void *keys, size_t n, size_t k,
+                      size_t *perm);
+/* Checks got_keys (k keys of key_type) and got_values (k values of
+ * value_size bytes; NULL when value_size is 0) against the top k of keys
+ * and values (n of each): sorted, position by position, bit for bit;
+ * unsorted, as a multiset of (key, value) pairs (the same pairs, any
+ * order). Returns the number of mismatches and, when report is not NULL,
+ * prints the first few (labelled `what`). */
+size_t clprim_ref_top_k_check(clprim_type key_type, int largest, int sorted, const void *keys,
+                              const void *values, size_t value_size, size_t n, size_t k,
+                              const void *got_keys, const void *got_values, FILE *report,
+                              const char *what);
+
 /* Checks got (row pitch got_pitch elements) against the w x h inclusive
  * summed-area table of x (w x h, tight, already in the table's type): as
  * clprim_ref_scan_check does, integers and float min / max exactly, float

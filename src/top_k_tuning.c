@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* Top-k's tuning rows: the work-group, the keys each work-item loads
+ * before counting or ranking any, the digit of a level, the grid, and the
+ * candidate buffers. Rows are data, matched most specific first
+ * (tuning.c) by key size; each says where its numbers came from. top_k.c
+ * fits the digit and the tile to local memory. */
+#include "internal.h"
+
+struct clprim__top_k_row {
+    clprim__row_match match;
+    clprim__top_k_tuning t;
+};
+
+static const struct clprim__top_k_row rows[] = {
+    /* NVIDIA: unmeasured guess (2026-11-27, written before any run on a
+     * GPU). 16 keys per work-item loaded before any is counted (the sort's
+     * histogram tile: one load in flight per work-item ran at half the copy
+     * rate). 12-bit digits: 16 KiB of counters per work-group, so 4 of 256
+     * work-items share an SM with room to spare, and 32-bit keys take
+     * three levels (12, 12, 8 bits). Uniform floats in [0, 1) put 1/16 of
+     * the keys in the top digit of the first level (the sign, the exponent
+     * and three mantissa bits), uniform bit patterns 1/4096: the first
+     * candidate buffer holds n / 8 keys, the second n / 64. match off:
+     * match.any per key may cost more than the local atomics' conflicts
+     * save on uniform keys; on skewed ones (few digits, as floats in
+     * [0, 1) have at the first level) it may not. To be measured. */
+    {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .items = 16,
+           .digit_bits = 12,
+           .groups_per_cu = 4,
+           .candidate_shift = 3,
+           .min_candidates = 65536,
+           .match = 0,
+           .source = "NVIDIA GPU (unmeasured guess)"}},
+    /* CPUs (PoCL): small work-groups and tiles and 8-bit digits (four
+     * levels for 32-bit keys, eight for 64-bit ones), so that tests cross
+     * tiles, work-groups and levels at small n; small candidate buffers,
+     * so that they also reach the levels that read their source again.
+     * Unmeasured. */
+    {.match = {.type = CL_DEVICE_TYPE_CPU},
+     .t = {.wg_size = 64,
+           .items = 4,
+           .digit_bits = 8,
+           .groups_per_cu = 2,
+           .candidate_shift = 3,
+           .min_candidates = 256,
+           .match = 0,
+           .source = "CPU (PoCL; unmeasured guess)"}},
+    {.match = {0},
+     .t = {.wg_size = 256,
+           .items = 8,
+           .digit_bits = 11,
+           .groups_per_cu = 4,
+           .candidate_shift = 3,
+           .min_candidates = 65536,
+           .match = 0,
+           .source = "default (unmeasured guess)"}},
+};
+
+clprim__top_k_tuning clprim__top_k_tuning_for(const clprim_context *ctx, size_t key_size,
+                                              size_t n)
+{
+    clprim__top_k_tuning t;
+    CLPRIM__TUNING_FOR(ctx, "top_k", key_size, n, rows, t);
+    clprim__tuning_apply(&ctx->knobs, &ctx->info, "top_k", &t);
+    return t;
+}
