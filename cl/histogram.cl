@@ -270,7 +270,7 @@ inline void hist_one(uint b, uint bins, uint priv, uint first, uint held, local 
 {
     if (priv) {
         if (b - first < held)
-            atomic_inc(&lcounts[b - first]);
+            atomic_add(&lcounts[b - first], 1u);
     } else if (b < bins) {
         hist_add(counts, wide, b, 1u);
     }
