@@ -17,7 +17,10 @@
  *                     together so that their loads are in flight at once;
  *   search_window     (after search_window_bounds) a work-group per chunk of
  *                     the queries, the keys its positions lie between
- *                     loaded into local memory once: for sorted queries.
+ *                     loaded into local memory once: for sorted queries;
+ *                     with a permutation (SORT_QUERIES: the queries sorted
+ *                     first, with search_iota's positions), each position
+ *                     written where its query was.
  *
  * The cached search counts bit by bit (the search of Shar): the answer is
  * built from its highest bit down, adding `bit` when the key just before
@@ -141,7 +144,8 @@ SEARCH_KERNEL search_window_bounds(SEARCH_ARGS, global ulong *bounds, ulong chun
  * its position is inside); any other (the queries unsorted, or the window
  * too large) is searched in global memory. Positions are right for any
  * order of the queries; sorted ones are fast. */
-SEARCH_KERNEL search_window(SEARCH_ARGS, global const ulong *bounds, ulong chunks)
+SEARCH_KERNEL search_window(SEARCH_ARGS, global const ulong *bounds, ulong chunks,
+                            global const uint *perm, ulong perm_off, uint perm_kind)
 {
     local T lkeys[SEARCH_WINDOW];
     local T edge[2]; /* the keys just before and just after the window */
@@ -187,8 +191,22 @@ SEARCH_KERNEL search_window(SEARCH_ARGS, global const ulong *bounds, ulong chunk
                 pos = search_global(keys, n, bound, kmode);
             }
         }
-        search_store(out, out_off + j, wide_out, pos);
+        /* SORT_QUERIES: the query's place in the caller's order */
+        const ulong at = perm_kind == 2 ? ((global const ulong *)perm)[perm_off + j]
+                         : perm_kind == 1 ? (ulong)perm[perm_off + j] : j;
+        search_store(out, out_off + at, wide_out, pos);
     }
+}
+
+/* SORT_QUERIES: positions 0 .. m - 1 (as uint, or as ulong with wide),
+ * the values sorted with the queries. */
+SEARCH_KERNEL search_iota(global uint *idx, ulong off, ulong m, uint wide)
+{
+    for (ulong j = get_global_id(0); j < m; j += get_global_size(0))
+        if (wide)
+            ((global ulong *)idx)[off + j] = j;
+        else
+            idx[off + j] = (uint)j;
 }
 
 SEARCH_KERNEL search_cached(SEARCH_ARGS)

@@ -1346,12 +1346,21 @@ CLPRIM_API clprim_status clprim_segmented_sort_host(clprim_context *ctx,
  *           once, coalesced. A query that the window does not bracket
  *           (unsorted queries, or a window too large) is searched in
  *           global memory as BINARY does. Temporary memory: 8 bytes per
- *           chunk. */
+ *           chunk.
+ *   SORT_QUERIES  for queries in no useful order: the queries are sorted
+ *           first with their positions (clprim_sort, stable, in the keys'
+ *           order: m keys and 4-byte positions, 8-byte from m = 2^32), then
+ *           searched as WINDOW, each position written where its query was.
+ *           Temporary memory: m keys and twice m positions, held from the
+ *           first step to the last, beside the sort's own. With the queue's
+ *           events: three calls chained on it (the event returned is the
+ *           last one's). */
 #define CLPRIM_SEARCH_ALGORITHM_MAP(XX)                                        \
   XX(AUTO, 0, "auto")                                                          \
   XX(BINARY, 1, "binary")                                                      \
   XX(CACHED, 2, "cached")                                                      \
-  XX(WINDOW, 3, "window")
+  XX(WINDOW, 3, "window")                                                      \
+  XX(SORT_QUERIES, 4, "sort-queries")
 
 typedef enum clprim_search_algorithm {
 #define CLPRIM_XX_(NAME, num, name) CLPRIM_SEARCH_##NAME = num,

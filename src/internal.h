@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning merge_tuning top_k_tuning | scan reduce segment sat search histogram merge tuning_info | compact sort | multi sort_segments top_k
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning merge_tuning top_k_tuning | scan reduce segment sat histogram merge tuning_info | compact sort | multi sort_segments top_k search
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
@@ -24,7 +24,6 @@
  *   *_tuning       device); each primitive's tuning rows
  *   scan, reduce,  the primitives: validate -> parameters -> grid -> enqueue
  *   segment, sat,  (tuning_info: the rows they use, as tuning-file lines)
- *   search,
  *   histogram,
  *   merge
  *   compact, sort  primitives built on others (compaction's taught form
@@ -34,7 +33,9 @@
  *   sort_segments  the segmented sort, on sort.c's keys, tiles and programs
  *                  and segment.c's descriptor checks
  *   top_k          top-k by radix selection, its output sorted by the public
- *                  clprim_sort */
+ *                  clprim_sort
+ *   search         searches in sorted keys (SORT_QUERIES: the queries sorted
+ *                  first by the public clprim_sort) */
 #ifndef CLPRIM_INTERNAL_H
 #define CLPRIM_INTERNAL_H
 
@@ -485,6 +486,9 @@ typedef clprim_status (*clprim__launch_body)(clprim__launch *l, const void *args
  * order), its chain started; body run; temporary memory handed back, and
  * the chain's last event given to *event on success (a marker when nothing
  * was enqueued). */
+/* Whether `queue` (NULL: the context's) runs its commands in order: a
+ * pool buffer held across several public calls goes back on it. */
+int clprim__queue_in_order(clprim_context *ctx, cl_command_queue queue);
 clprim_status clprim__launch_run(clprim_context *ctx, const clprim__call *c,
                                  clprim__launch_body body, const void *args, cl_event *event);
 /* The same for a caller that holds the lock already (a blocking helper

@@ -116,6 +116,14 @@ clprim_status clprim__set_args(clprim_context *ctx, cl_kernel k, const clprim__a
 
 /* ---- enqueue chain ---- */
 
+int clprim__queue_in_order(clprim_context *ctx, cl_command_queue queue)
+{
+    cl_command_queue_properties props = 0;
+    clGetCommandQueueInfo(queue ? queue : ctx->queue, CL_QUEUE_PROPERTIES, sizeof props, &props,
+                          NULL);
+    return !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+}
+
 static cl_int chain_begin(clprim__chain *c, cl_command_queue queue, cl_uint num_wait,
                           const cl_event *wait)
 {

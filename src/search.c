@@ -12,6 +12,7 @@
 #include "search_abi.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The arguments of one call, for search_body. */
 typedef struct search_args {
@@ -19,7 +20,18 @@ typedef struct search_args {
     int upper; /* 0: lower bound, 1: upper bound */
     cl_mem keys, queries, out;
     size_t keys_off, n, queries_off, m, out_off;
+    /* SORT_QUERIES: which step of the call (PHASE_SEARCH: the queries are
+     * the held buffer's sorted ones), the buffer held across them, and
+     * where its sorted positions lie (perm_kind 1: uint, 2: ulong) */
+    int phase;
+    clprim__pool_buf **held;
+    cl_command_queue *held_queue;
+    cl_mem perm;
+    cl_ulong perm_off;
+    cl_uint perm_kind;
 } search_args;
+
+enum { PHASE_ONE, PHASE_HOLD, PHASE_SEARCH };
 
 /* [cached] */
 static const char *const kernels[2] = {"search_binary", "search_cached"};
@@ -106,13 +118,52 @@ static clprim_status search_window(clprim__launch *l, const search_args *a,
         return st;
     bounds = clprim__pool_mem(buf);
     {
-        const clprim__arg kargs[] = {SEARCH_KARGS(a), CLPRIM__ARG(bounds), CLPRIM__ARG(chunks)};
-        st = CLPRIM__LAUNCH_KERNEL(l, prog, "search_window_bounds", kargs,
+        const cl_mem perm = a->perm ? a->perm : a->keys;
+        const clprim__arg kargs[] = {SEARCH_KARGS(a),         CLPRIM__ARG(bounds),
+                                     CLPRIM__ARG(chunks),     CLPRIM__ARG(perm),
+                                     CLPRIM__ARG(a->perm_off), CLPRIM__ARG(a->perm_kind)};
+        /* the bounds kernel takes the first 13 */
+        st = clprim__launch_kernel(l, prog, "search_window_bounds", kargs, 13,
                                    (size_t)(chunks / wg + 1), wg);
         if (st == CLPRIM_SUCCESS)
             st = CLPRIM__LAUNCH_KERNEL(l, prog, "search_window", kargs, (size_t)chunks, wg);
     }
     return st;
+}
+
+/* SORT_QUERIES' buffer: the sorted queries, then (at whole positions)
+ * positions 0 .. m - 1 to sort with them, then the sorted positions. */
+static size_t perm_size(size_t m)
+{
+    return (cl_ulong)m > 0xffffffffull ? 8 : 4;
+}
+
+static size_t perm_first(size_t m, size_t ks)
+{
+    const size_t ps = perm_size(m);
+    return (m * ks + ps - 1) / ps; /* in positions */
+}
+
+/* SORT_QUERIES, first step: the buffer held for the call, the positions
+ * written into it. */
+static clprim_status hold_sorted(clprim__launch *l, const search_args *a, clprim__program *prog,
+                                 size_t wg)
+{
+    const size_t ks = clprim_type_size(a->d->key_type), ps = perm_size(a->m);
+    const cl_ulong first = perm_first(a->m, ks), m = a->m;
+    const cl_uint wide = ps == 8;
+    clprim_status st = clprim__pool_acquire(l->ctx, l->chain.queue, (first + 2 * a->m) * ps,
+                                            a->held);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    *a->held_queue = l->chain.queue;
+    {
+        const cl_mem h = clprim__pool_mem(*a->held);
+        const clprim__arg kargs[] = {CLPRIM__ARG(h), CLPRIM__ARG(first), CLPRIM__ARG(m),
+                                     CLPRIM__ARG(wide)};
+        return CLPRIM__LAUNCH_KERNEL(l, prog, "search_iota", kargs,
+                                     min_size(a->m / wg + 1, l->ctx->info.compute_units * 8), wg);
+    }
 }
 
 /* One call, validated by the launch layer: one kernel over a bounded grid
@@ -145,7 +196,17 @@ static clprim_status search_body(clprim__launch *l, const void *args)
     if (st != CLPRIM_SUCCESS)
         return st;
     wg = clprim__program_wg_size(prog);
-    if (n > 0 && (d->algorithm == CLPRIM_SEARCH_WINDOW || d->algorithm == CLPRIM_SEARCH_AUTO))
+    if (a->phase == PHASE_HOLD)
+        return hold_sorted(l, a, prog, wg);
+    if (a->phase == PHASE_SEARCH) {
+        st = search_window(l, a, prog, wg * t.items);
+        clprim__pool_release(*a->held, l->chain.queue, !l->chain.out_of_order, l->chain.last,
+                             st != CLPRIM_SUCCESS);
+        *a->held = NULL;
+        return st;
+    }
+    if (n > 0 && (d->algorithm == CLPRIM_SEARCH_WINDOW || d->algorithm == CLPRIM_SEARCH_AUTO ||
+                  d->algorithm == CLPRIM_SEARCH_SORT_QUERIES))
         return search_window(l, a, prog, wg * t.items);
     /* n = 0 needs no samples (every position 0), and an interval of 2^32
      * keys or more would pass the kernel's 32-bit positions within one */
@@ -161,8 +222,8 @@ static clprim_status search_body(clprim__launch *l, const void *args)
     }
 }
 
-static clprim_status run(clprim_context *ctx, cl_command_queue queue, const search_args *a,
-                         cl_uint num_wait, const cl_event *wait, cl_event *event)
+static clprim_status launch(clprim_context *ctx, cl_command_queue queue, const search_args *a,
+                            cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const clprim_search_desc *d = a->d;
     const size_t ks = d ? clprim_type_size(d->key_type) : 0;
@@ -191,13 +252,74 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, const sear
     return clprim__launch_run(ctx, &call, search_body, a, event);
 }
 
+/* SORT_QUERIES (n >= 1, m >= 2): a buffer held for the call with
+ * positions 0 .. m - 1 in it, the queries sorted into it with their
+ * positions (clprim_sort, in the keys' order), then WINDOW over the sorted
+ * queries, each position written where its query was. Three calls on one
+ * queue, chained by events. */
+static clprim_status sort_queries(clprim_context *ctx, cl_command_queue queue, search_args *a,
+                                  cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const size_t ks = clprim_type_size(a->d->key_type), ps = perm_size(a->m);
+    const size_t first = perm_first(a->m, ks);
+    clprim__pool_buf *held = NULL;
+    cl_command_queue held_queue = NULL;
+    cl_event taken = NULL, sorted = NULL;
+    clprim_status st;
+
+    a->held = &held;
+    a->held_queue = &held_queue;
+    a->phase = PHASE_HOLD;
+    st = launch(ctx, queue, a, num_wait, wait, &taken);
+    if (st == CLPRIM_SUCCESS) {
+        const cl_mem h = clprim__pool_mem(held);
+        clprim_sort_desc sd;
+        memset(&sd, 0, sizeof sd);
+        sd.key_type = a->d->key_type;
+        sd.descending = a->d->descending;
+        sd.value_size = ps;
+        st = clprim_sort(ctx, queue, &sd, a->queries, a->queries_off, h, 0, h, first, h,
+                         first + a->m, a->m, 1, &taken, &sorted);
+        if (st == CLPRIM_SUCCESS) {
+            a->phase = PHASE_SEARCH;
+            a->queries = h;
+            a->queries_off = 0;
+            a->perm = h;
+            a->perm_off = first + a->m;
+            a->perm_kind = ps == 8 ? 2 : 1;
+            st = launch(ctx, queue, a, 1, &sorted, event);
+        }
+    }
+    if (held) { /* a step failed before the search handed it back */
+        pthread_mutex_lock(&ctx->lock);
+        clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue), NULL, 1);
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    if (taken)
+        clReleaseEvent(taken);
+    if (sorted)
+        clReleaseEvent(sorted);
+    return st;
+}
+
+static clprim_status run(clprim_context *ctx, cl_command_queue queue, const search_args *a0,
+                         cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    search_args a = *a0;
+    if (ctx && a.d && a.d->algorithm == CLPRIM_SEARCH_SORT_QUERIES && a.n > 0 && a.m > 1)
+        return sort_queries(ctx, queue, &a, num_wait, wait, event);
+    return launch(ctx, queue, &a, num_wait, wait, event);
+}
+
 clprim_status clprim_lower_bound(clprim_context *ctx, cl_command_queue queue,
                                  const clprim_search_desc *desc, cl_mem keys, size_t keys_off,
                                  size_t n, cl_mem queries, size_t queries_off, size_t m, cl_mem out,
                                  size_t out_off, cl_uint num_wait, const cl_event *wait,
                                  cl_event *event)
 {
-    const search_args a = {desc, 0, keys, queries, out, keys_off, n, queries_off, m, out_off};
+    const search_args a = {.d = desc, .upper = 0, .keys = keys, .queries = queries,
+                           .out = out, .keys_off = keys_off, .n = n,
+                           .queries_off = queries_off, .m = m, .out_off = out_off};
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
@@ -207,7 +329,9 @@ clprim_status clprim_upper_bound(clprim_context *ctx, cl_command_queue queue,
                                  size_t out_off, cl_uint num_wait, const cl_event *wait,
                                  cl_event *event)
 {
-    const search_args a = {desc, 1, keys, queries, out, keys_off, n, queries_off, m, out_off};
+    const search_args a = {.d = desc, .upper = 1, .keys = keys, .queries = queries,
+                           .out = out, .keys_off = keys_off, .n = n,
+                           .queries_off = queries_off, .m = m, .out_off = out_off};
     return run(ctx, queue, &a, num_wait, wait, event);
 }
 
@@ -243,7 +367,8 @@ static clprim_status search_host(clprim_context *ctx, const clprim_search_desc *
     if (st == CLPRIM_SUCCESS)
         st = clprim__host_buffer_unlocked(ctx, m * isz, NULL, &bo);
     if (st == CLPRIM_SUCCESS) {
-        const search_args a = {d, upper, bk, bq, bo, 0, n, 0, m, 0};
+        const search_args a = {.d = d, .upper = upper, .keys = bk, .queries = bq, .out = bo,
+                               .n = n, .m = m};
         st = run(ctx, NULL, &a, 0, NULL, &done);
     }
     /* after the search's event: the context's queue may be out of order */

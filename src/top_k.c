@@ -355,15 +355,6 @@ static clprim_status launch(clprim_context *ctx, cl_command_queue queue, const t
     return clprim__launch_run(ctx, &call, top_k_body, a, event);
 }
 
-/* The caller's queue has in-order semantics (NULL: the context's). */
-static int queue_in_order(clprim_context *ctx, cl_command_queue queue)
-{
-    cl_command_queue_properties props = 0;
-    clGetCommandQueueInfo(queue ? queue : ctx->queue, CL_QUEUE_PROPERTIES, sizeof props, &props,
-                          NULL);
-    return !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-}
-
 /* SORT for 0 < k < n: the whole input sorted into a buffer held for the
  * call, then its first k copied out. Three calls on one queue, chained by
  * events. */
@@ -396,7 +387,7 @@ static clprim_status whole_sort(clprim_context *ctx, cl_command_queue queue, top
     }
     if (held) { /* the sort (or the gather's launch) failed before handing it back */
         pthread_mutex_lock(&ctx->lock);
-        clprim__pool_release(held, held_queue, queue_in_order(ctx, held_queue), NULL, 1);
+        clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue), NULL, 1);
         pthread_mutex_unlock(&ctx->lock);
     }
     clReleaseEvent(taken);

@@ -296,6 +296,13 @@ static void test_window(void **state)
         fail();
 }
 
+static void test_sort_queries(void **state)
+{
+    (void)state;
+    if (run_algorithm(CLPRIM_SEARCH_SORT_QUERIES, 300000))
+        fail();
+}
+
 /* Every edge size for AUTO, and the float edges (-0.0 and +0.0, infinities
  * and NaNs both among keys and queries) in both directions. */
 static void test_edges(void **state)
@@ -469,7 +476,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_binary), cmocka_unit_test(test_cached),
-        cmocka_unit_test(test_window), cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_window), cmocka_unit_test(test_sort_queries),
+        cmocka_unit_test(test_edges),
         cmocka_unit_test(test_unsorted),
         cmocka_unit_test(test_host),   cmocka_unit_test(test_refused),
     };
