@@ -419,11 +419,22 @@ TOPK_KERNEL topk_compact(global const T *keys, ulong keys_off, global const topk
         lany[lid] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     topk_range(in.count, &lo, &hi);
+    /* the next tile's keys are loaded before this one is ranked, so that
+     * they arrive while it is (its barriers would otherwise leave no load
+     * in flight) */
+    T next[TOPK_ITEMS];
+    if (lo < hi)
+        topk_load(src, lo, (uint)min((ulong)TOPK_TILE, hi - lo), next);
     for (ulong base = lo; base < hi; base += TOPK_TILE) {
         const uint valid = (uint)min((ulong)TOPK_TILE, hi - base);
         T key[TOPK_ITEMS];
         uint cls[TOPK_ITEMS], any = 0;
-        topk_load(src, base, valid, key);
+#pragma unroll
+        for (uint k = 0; k < TOPK_ITEMS; ++k)
+            key[k] = next[k];
+        if (base + TOPK_TILE < hi)
+            topk_load(src, base + TOPK_TILE, (uint)min((ulong)TOPK_TILE, hi - base - TOPK_TILE),
+                      next);
 #pragma unroll
         for (uint k = 0; k < TOPK_ITEMS; ++k) {
             const uint slot = k * WG_SIZE + lid;
