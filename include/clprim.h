@@ -169,6 +169,50 @@ typedef enum clprim_op {
   CLPRIM_OP_COUNT_ /* not an operator */
 } clprim_op;
 
+/* Reproducibility (issue 33): how far a call's floating-point bits may vary.
+ * XX(NAME, number, lower-case name). Every descriptor of a call that folds
+ * floating-point values carries one (`repro`; 0, NONE, by default).
+ *   NONE        the fastest order: the bits of a float scan may change from
+ *               run to run (the single-pass scans combine predecessors in an
+ *               order that depends on timing); reduce, the multi-pass scans
+ *               and the rows-then-columns table are fixed for one device,
+ *               n and tuning anyway.
+ *   RUN_TO_RUN  the same bits on every run with the same device, n, offsets
+ *               (alignment), type, operator and tuning row. The single-pass
+ *               scans then use an anchored look-back (docs/algorithms.md):
+ *               every LB_ANCHOR-th tile publishes its inclusive prefix, every
+ *               other tile combines that prefix and the aggregates after it
+ *               in one fixed tree, and the published aggregates and the
+ *               no-hang fallback use one fixed order inside the tile. Cost:
+ *               to be measured (docs/performance.md). Calls with no
+ *               run-to-run variation (reduce, the multi-pass scans) honour it
+ *               at no cost; calls without an anchored path yet refuse it for
+ *               floating-point sums and products (see each call).
+ *   PORTABLE    the same bits on every device and for every split over
+ *               devices or ranks. Not implemented yet: refused
+ *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floating-point
+ *               sums and products and for custom operators.
+ * Integer types and min / max of any built-in type give exact results in
+ * any order: every level is accepted for them and runs at full speed (the
+ * level changes nothing). A custom operator counts as floating point (its
+ * operator may not be associative: exactly when the order matters). An
+ * unknown level is CLPRIM_INVALID_ARGUMENT ("desc->repro"). No build option
+ * of clprim enables unsafe math (reassociation). */
+#define CLPRIM_REPRO_MAP(XX)                                                   \
+  XX(NONE, 0, "none")                                                          \
+  XX(RUN_TO_RUN, 1, "run-to-run")                                              \
+  XX(PORTABLE, 2, "portable")
+
+typedef enum clprim_repro {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_REPRO_##NAME = num,
+  CLPRIM_REPRO_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_REPRO_COUNT_ /* not a level */
+} clprim_repro;
+
+/* "none", "run-to-run", "portable"; NULL for unknown values. */
+CLPRIM_API const char *clprim_repro_name(clprim_repro repro);
+
 /* "int32", "float", ...; "sum", "max", ...; NULL for unknown values. */
 CLPRIM_API const char *clprim_type_name(clprim_type type);
 CLPRIM_API const char *clprim_op_name(clprim_op op);
@@ -573,6 +617,7 @@ typedef struct clprim_scan_desc {
                                       type instead of type and op, which must
                                       then be 0 (CLPRIM_INVALID_ARGUMENT) */
   const clprim_transform *transform; /* non-NULL: map each input element first */
+  clprim_repro repro;              /* reproducibility (clprim_repro) */
 } clprim_scan_desc;
 
 /* Scans n elements of `in` starting at element in_off into `out` starting at
@@ -667,6 +712,7 @@ typedef struct clprim_reduce_desc {
                                       then be 0 (CLPRIM_INVALID_ARGUMENT) */
   const clprim_transform *transform; /* non-NULL: map each input element first
                                         (clprim_transform) */
+  clprim_repro repro;              /* reproducibility (clprim_repro) */
 } clprim_reduce_desc;
 
 /* Folds n elements of `in` from element in_off with desc->op, and writes the
@@ -1066,6 +1112,7 @@ typedef struct clprim_sat_desc {
   clprim_pixel_type input;
   int exclusive;
   clprim_sat_algorithm algorithm;
+  clprim_repro repro;              /* reproducibility (clprim_repro) */
 } clprim_sat_desc;
 
 /* The summed-area table of a width x height image. The image is row-major

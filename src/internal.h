@@ -337,6 +337,16 @@ typedef struct clprim__element {
 clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clprim_op op,
                                       const clprim_operator *custom,
                                       const clprim_element *element, clprim__element *e);
+/* Reproducibility (issue 33). Whether folding (type, op) or the custom
+ * operator gives the same bits in any order (integers, min, max). */
+int clprim__fold_is_exact(clprim_type type, clprim_op op, const clprim_operator *custom);
+/* Checks desc->repro for a call (`call`, for the message) whose paths honour
+ * levels up to `honoured` for inexact elements: CLPRIM_INVALID_ARGUMENT for
+ * an unknown level, CLPRIM_UNSUPPORTED above `honoured`; *level gets the
+ * level the call must provide (NONE for exact elements, which need nothing). */
+clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clprim_type type,
+                                  clprim_op op, const clprim_operator *custom,
+                                  clprim_repro honoured, const char *call, clprim_repro *level);
 /* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
 /* The element layer of a caller's type (T, T_SIZE after its source) with,

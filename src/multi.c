@@ -453,7 +453,8 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
                                        .op = desc->op,
                                        .algorithm = CLPRIM_REDUCE_AUTO,
                                        .custom = desc->custom,
-                                       .transform = desc->transform};
+                                       .transform = desc->transform,
+                                       .repro = desc->repro};
         st = part_total(&m, k, &rd, elem, k + 1);
     }
     if (st == CLPRIM_SUCCESS && num_parts) {
@@ -473,7 +474,8 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
         const clprim_reduce_desc rd = {.type = desc->type,
                                        .op = desc->op,
                                        .algorithm = CLPRIM_REDUCE_AUTO,
-                                       .custom = desc->custom};
+                                       .custom = desc->custom,
+                                       .repro = desc->repro};
         const clprim_reduce_desc prd = part_reduce_desc(&rd, &parts[k], &m.p[k]);
         const clprim_scan_desc sd = part_scan_desc(desc, &parts[k], &m.p[k]);
         cl_event done = NULL;

@@ -95,6 +95,13 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     char *transform = NULL;
     clprim_status st;
 
+    clprim_repro level;
+    /* RUN_TO_RUN at no cost: every algorithm combines in an order fixed by
+     * the device, n, offset and tuning (no atomics decide it) */
+    st = clprim__repro_check(ctx, a->d->repro, a->d->type, a->d->op, a->d->custom,
+                             CLPRIM_REPRO_RUN_TO_RUN, "the reduce", &level);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     /* the trees hold 2 * WG_SIZE elements in local memory */
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;

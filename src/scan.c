@@ -267,12 +267,14 @@ static clprim_status scan_single_pass(scan_run *r, cl_mem in, cl_ulong in_off, c
 
 /* "#define NAME value" lines of scan.cl's tuning values (the work-group
  * size is the build step's). */
-static void scan_params(char *buf, size_t size, const clprim__scan_tuning *t, unsigned prefetch)
+static void scan_params(char *buf, size_t size, const clprim__scan_tuning *t, unsigned prefetch,
+                        unsigned anchor)
 {
     snprintf(buf, size,
              "#define COARSE_ITEMS %u\n#define TILE_ITEMS %u\n#define SP_TILE_ITEMS %u\n"
-             "#define LOOKBACK_SPINS %u\n#define SP_PREFETCH %u\n",
-             t->coarse_items, t->tile_items, t->sp_tile_items, t->lookback_spins, prefetch);
+             "#define LOOKBACK_SPINS %u\n#define SP_PREFETCH %u\n#define LB_ANCHOR %u\n",
+             t->coarse_items, t->tile_items, t->sp_tile_items, t->lookback_spins, prefetch,
+             anchor);
 }
 
 /* The arguments of one clprim_scan, for scan_body. */
@@ -299,6 +301,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     clprim__pool_buf *buf = NULL;
     clprim__scan_tuning t;
     clprim_scan_algorithm algo;
+    clprim_repro level;
     char params[256], *transform = NULL;
     size_t temp_n;
     clprim_status st;
@@ -306,6 +309,10 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     if (is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
                             clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
+    st = clprim__repro_check(ctx, d->repro, d->type, d->op, d->custom, CLPRIM_REPRO_RUN_TO_RUN,
+                             "the scan", &level);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     st = clprim__transform_params(ctx, d->transform, &transform);
     if (st != CLPRIM_SUCCESS)
         return st;
@@ -320,7 +327,12 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     t = clprim__scan_tuning_for(ctx, e->size, n);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
     t = scan_tuning(ctx, e, t, is_single_pass(algo));
-    scan_params(params, sizeof params, &t, sp_prefetch(e, &t));
+    /* RUN_TO_RUN: the single pass anchors its look-back (lookback.clh); the
+     * multi-pass algorithms combine in a fixed order already */
+    scan_params(params, sizeof params, &t, sp_prefetch(e, &t),
+                level == CLPRIM_REPRO_RUN_TO_RUN && is_single_pass(algo)
+                    ? (t.repro_anchor ? t.repro_anchor : 32u)
+                    : 0u);
     spec.params = params;
     spec.wg_size = t.wg_size;
     spec.tuning = t.source;

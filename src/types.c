@@ -220,3 +220,23 @@ int clprim__element_defines(clprim_type type, clprim_op op, char *buf, size_t si
                                                         : "#define CLPRIM_FLOAT_BITS uint\n");
     return len < 0 || (size_t)len >= size ? -1 : 0;
 }
+
+/* ---- reproducibility levels (issue 33) ---- */
+
+static const char *repro_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_REPRO_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+const char *clprim_repro_name(clprim_repro repro)
+{
+    return (unsigned)repro < CLPRIM_REPRO_COUNT_ ? repro_names[repro] : NULL;
+}
+
+int clprim__fold_is_exact(clprim_type type, clprim_op op, const clprim_operator *custom)
+{
+    if (custom || (unsigned)type >= CLPRIM_TYPE_COUNT_)
+        return 0;
+    return !types[type].is_float || op == CLPRIM_OP_MIN || op == CLPRIM_OP_MAX;
+}

@@ -37,6 +37,14 @@ static clprim_status mpi_fail(clprim_context *ctx, int err, const char *what)
  * operators; float min / max, whose NaN rules are the device's). Integer
  * sums and products in the unsigned type: the same bits, and no signed
  * overflow. */
+/* Whether MPI's own fold may serve: it fixes no order for float and double
+ * sums and products, so a reproducible level (issue 33) folds the
+ * gathered totals on the device in rank order instead. */
+static int mpi_order_free(clprim_type type, clprim_repro repro)
+{
+    return repro == CLPRIM_REPRO_NONE || (type != CLPRIM_TYPE_FLOAT && type != CLPRIM_TYPE_DOUBLE);
+}
+
 static int mpi_builtin(clprim_type type, clprim_op op, MPI_Datatype *dt, MPI_Op *mop)
 {
     static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
@@ -282,7 +290,7 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
     /* a lone rank's total is nobody's carry */
     if (st == CLPRIM_SUCCESS && p.size > 1) {
         const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                       desc->transform};
+                                       desc->transform, desc->repro};
         st = local_total(&p, &rd, in, in_off, n);
     }
     /* rank 0 needs nothing from the others: its scan starts at once */
@@ -297,9 +305,10 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
      * without the transform */
     if (st == CLPRIM_SUCCESS) {
         const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                       NULL};
+                                       NULL, desc->repro};
         size_t before = (size_t)p.rank, at = 0;
-        if (!desc->custom && mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+        if (!desc->custom && mpi_order_free(desc->type, desc->repro) &&
+            mpi_builtin(desc->type, desc->op, &dt, &mop)) {
             unsigned char *carry = p.totals + (size_t)p.size * elem;
             const int e = MPI_Exscan(p.totals + (size_t)p.rank * elem, carry, 1, dt, mop, comm);
             if (e != MPI_SUCCESS)
@@ -350,7 +359,8 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
     st = agree(&p, st, desc ? signature(desc->type, desc->op, desc->custom, 0,
                                         desc->transform != NULL)
                             : 0);
-    if (st == CLPRIM_SUCCESS && !desc->custom && mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+    if (st == CLPRIM_SUCCESS && !desc->custom && mpi_order_free(desc->type, desc->repro) &&
+        mpi_builtin(desc->type, desc->op, &dt, &mop)) {
         const int e = MPI_Allreduce(p.totals + (size_t)p.rank * elem, value, 1, dt, mop, comm);
         if (e != MPI_SUCCESS)
             st = mpi_fail(ctx, e, "MPI_Allreduce of the totals");

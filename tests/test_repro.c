@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/* Issue 33: reproducibility levels. RUN_TO_RUN float and double scans must
+ * give the same bits on every run, and the same bits again when the no-hang
+ * fallback computes nearly every predecessor's total itself (the anchored
+ * look-back's contract: a published total and the fallback's agree bit for
+ * bit), in place (the host helpers) and out of place, with the anchor
+ * stride at 32 and at 4; the values must still be the scan (checked against
+ * a host reference in long double with a bound on the rounding). Levels nobody implements yet are refused with a message naming
+ * desc->repro; exact elements (integers) take every level unchanged. */
+#define _POSIX_C_SOURCE 200809L
+#include "common/testutil.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static clprim_context *ctx;
+static clprim_device_info info;
+
+/* A context made with one environment knob set (read at creation). */
+static clprim_context *context_with(const char *knob, const char *value)
+{
+    clprim_context *c = NULL;
+    if (knob)
+        setenv(knob, value, 1);
+    assert_int_equal(clprim_context_create(NULL, &c), CLPRIM_SUCCESS);
+    if (knob)
+        unsetenv(knob);
+    return c;
+}
+
+/* n random values in [-0.7, 1.3) (the issue's input) of a float type. */
+static void *random_floats(clprim_type type, size_t n, uint64_t seed)
+{
+    const size_t e = clprim_type_size(type);
+    unsigned char *x = malloc(n * e + 1);
+    assert_non_null(x);
+    for (size_t i = 0; i < n; ++i) {
+        const double v = -0.7 + 2.0 * (double)(tu_rand(&seed) >> 11) / 9007199254740992.0;
+        if (type == CLPRIM_TYPE_FLOAT) {
+            const float f = (float)v;
+            memcpy(x + i * e, &f, e);
+        } else {
+            memcpy(x + i * e, &v, e);
+        }
+    }
+    return x;
+}
+
+static long double value_at(clprim_type type, const void *p, size_t i)
+{
+    if (type == CLPRIM_TYPE_FLOAT)
+        return ((const float *)p)[i];
+    return ((const double *)p)[i];
+}
+
+/* The scan's values within rounding: |got - exact| <= eps * sum |x| (any
+ * order of summation stays within n * eps of it; the bound is loose enough
+ * for every order and tight enough to catch a prefix combined wrongly). */
+static int check_scan(clprim_type type, const void *in, const void *out, size_t n, int exclusive,
+                      const void *init, const char *what)
+{
+    const long double eps = type == CLPRIM_TYPE_FLOAT ? 2e-4L : 1e-12L;
+    long double sum = init ? value_at(type, init, 0) : 0, mag = fabsl(sum);
+    for (size_t i = 0; i < n; ++i) {
+        const long double x = value_at(type, in, i);
+        if (!exclusive) {
+            sum += x;
+            mag += fabsl(x);
+        }
+        const long double got = value_at(type, out, i);
+        if (!(fabsl(got - sum) <= eps * (mag + 1))) {
+            print_error("%s: out[%zu] = %.17Lg, expected %.17Lg\n", what, i, got, sum);
+            return -1;
+        }
+        if (exclusive) {
+            sum += x;
+            mag += fabsl(x);
+        }
+    }
+    return 0;
+}
+
+/* One scan, output poisoned first: through the host helpers (which scan in
+ * place on the device), or out of place between device buffers. */
+static void *scan_once(clprim_context *c, const clprim_scan_desc *d, const void *in, size_t n,
+                       const void *init, int out_of_place)
+{
+    const size_t e = clprim_type_size(d->type);
+    unsigned char *out = malloc(n * e + 1);
+    assert_non_null(out);
+    memset(out, 0xA5, n * e + 1);
+    if (out_of_place) {
+        cl_mem a = tu_buffer(c, n * e, in, CL_MEM_READ_ONLY),
+               b = tu_buffer(c, n * e, out, CL_MEM_READ_WRITE),
+               k = tu_buffer(c, e, init ? init : in, CL_MEM_READ_ONLY);
+        assert_int_equal(init ? clprim_scan_init(c, NULL, d, k, 0, a, 0, b, 0, n, 0, NULL, NULL)
+                              : clprim_scan(c, NULL, d, a, 0, b, 0, n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(c), b, CL_TRUE, 0, n * e, out,
+                                             0, NULL, NULL),
+                         CL_SUCCESS);
+        clReleaseMemObject(a);
+        clReleaseMemObject(b);
+        clReleaseMemObject(k);
+    } else if (init) {
+        assert_int_equal(clprim_scan_init_host(c, d, init, in, out, n), CLPRIM_SUCCESS);
+    } else {
+        assert_int_equal(clprim_scan_host(c, d, in, out, n), CLPRIM_SUCCESS);
+    }
+    return out;
+}
+
+/* Contexts with the fallback on nearly every predecessor (one poll), and
+ * with that and anchors every 4 tiles (made once: each builds its own
+ * programs). */
+static clprim_context *fallback, *a4_fallback;
+
+static void test_run_to_run_scan(void **state)
+{
+    static const size_t sizes[] = {1, 65537, 300001, 1100000};
+    uint64_t seed = tu_seed() ^ 0x33;
+    size_t failures = 0;
+    (void)state;
+    if (!info.has_single_pass)
+        skip();
+    for (int ty = 0; ty < 2; ++ty) {
+        const clprim_type type = ty ? CLPRIM_TYPE_DOUBLE : CLPRIM_TYPE_FLOAT;
+        const size_t e = clprim_type_size(type);
+        if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        for (size_t k = ty ? 2 : 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+            const size_t n = sizes[k] + (k == 2 ? tu_rand(&seed) % 50000 : 0);
+            const int exclusive = k % 2 == 1, with_init = k == 1;
+            clprim_scan_desc d = {type, CLPRIM_OP_SUM, exclusive,
+                                  CLPRIM_SCAN_DECOUPLED_LOOKBACK, NULL, NULL,
+                                  CLPRIM_REPRO_RUN_TO_RUN};
+            void *in = random_floats(type, n, tu_rand(&seed));
+            void *init = with_init ? random_floats(type, 1, tu_rand(&seed)) : NULL;
+            char what[160];
+            snprintf(what, sizeof what, "%s sum n=%zu %s%s", clprim_type_name(type), n,
+                     exclusive ? "exclusive" : "inclusive", with_init ? " init" : "");
+            void *first = scan_once(ctx, &d, in, n, init, 0);
+            if (check_scan(type, in, first, n, exclusive, init, what))
+                ++failures;
+            /* again, on the fallback (in place and not), and as DOMINO (the
+             * same anchored walk) */
+            void *runs[4] = {scan_once(ctx, &d, in, n, init, 0),
+                             scan_once(fallback, &d, in, n, init, 0),
+                             scan_once(fallback, &d, in, n, init, 1), NULL};
+            d.algorithm = CLPRIM_SCAN_DOMINO;
+            runs[3] = scan_once(ctx, &d, in, n, init, 1);
+            d.algorithm = CLPRIM_SCAN_DECOUPLED_LOOKBACK;
+            for (int r = 0; r < 4; ++r)
+                if (memcmp(first, runs[r], n * e)) {
+                    size_t i = 0;
+                    while (!memcmp((char *)first + i * e, (char *)runs[r] + i * e, e))
+                        ++i;
+                    print_error("%s: run %d (%s) differs from the first at %zu: %.17Lg, "
+                                "not %.17Lg\n", what, r,
+                                r == 0   ? "again"
+                                : r == 1 ? "fallback in place"
+                                : r == 2 ? "fallback"
+                                         : "domino",
+                                i,
+                                value_at(type, runs[r], i), value_at(type, first, i));
+                    check_scan(type, in, runs[r], n, exclusive, init, what);
+                    ++failures;
+                }
+            /* anchors every 4 tiles, their chain recomputed on the fallback */
+            if (type == CLPRIM_TYPE_FLOAT && !init) {
+                void *b = scan_once(a4_fallback, &d, in, n, NULL, k % 2);
+                if (check_scan(type, in, b, n, exclusive, NULL, what))
+                    ++failures;
+                free(b);
+            }
+            for (int r = 0; r < 4; ++r)
+                free(runs[r]);
+            free(first);
+            free(in);
+            free(init);
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* The caller's operator (a float sum it cannot declare associative, which
+ * is when the order matters): the one-tile-per-work-group single pass and
+ * the value slots of the look-back. */
+static void test_run_to_run_custom(void **state)
+{
+    const size_t n = 200003, e = sizeof(float);
+    const clprim_operator_desc od = {.type = "float", .combine = "a + b", .identity = "0.0f",
+                                     .size = sizeof(float)};
+    clprim_operator *op_a = NULL, *op_b = NULL;
+    (void)state;
+    if (!info.has_single_pass)
+        skip();
+    assert_int_equal(clprim_operator_create(ctx, &od, &op_a), CLPRIM_SUCCESS);
+    assert_int_equal(clprim_operator_create(fallback, &od, &op_b), CLPRIM_SUCCESS);
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0xc05);
+    clprim_scan_desc d = {0, 0, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK, op_a, NULL,
+                          CLPRIM_REPRO_RUN_TO_RUN};
+    float *a = malloc(n * e), *b, *c;
+    assert_non_null(a);
+    assert_int_equal(clprim_scan_host(ctx, &d, in, a, n), CLPRIM_SUCCESS);
+    b = scan_once(ctx, &d, in, n, NULL, 1);
+    d.custom = op_b;
+    c = scan_once(fallback, &d, in, n, NULL, 0);
+    assert_int_equal(check_scan(CLPRIM_TYPE_FLOAT, in, a, n, 0, NULL, "custom"), 0);
+    assert_memory_equal(a, b, n * e);
+    assert_memory_equal(a, c, n * e);
+    /* PORTABLE is refused for the caller's operators */
+    d.repro = CLPRIM_REPRO_PORTABLE;
+    assert_int_equal(tu_refused(fallback, clprim_scan_host(fallback, &d, in, a, n),
+                                CLPRIM_UNSUPPORTED, "a custom operator"), 0);
+    free(in);
+    free(a);
+    free(b);
+    free(c);
+    clprim_operator_release(op_a);
+    clprim_operator_release(op_b);
+}
+
+/* Reduce: every algorithm is fixed-order already, so RUN_TO_RUN is taken as
+ * it is; repeated runs agree. */
+static void test_run_to_run_reduce(void **state)
+{
+    const size_t n = 777777;
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0x7ed);
+    (void)state;
+    for (int a = 0; a < CLPRIM_REDUCE_ALGORITHM_COUNT_; ++a) {
+        const clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, (clprim_reduce_algorithm)a,
+                                      NULL, NULL, CLPRIM_REPRO_RUN_TO_RUN};
+        float v0, v;
+        assert_int_equal(clprim_reduce_host(ctx, &d, in, n, &v0), CLPRIM_SUCCESS);
+        for (int r = 0; r < 3; ++r) {
+            assert_int_equal(clprim_reduce_host(ctx, &d, in, n, &v), CLPRIM_SUCCESS);
+            assert_memory_equal(&v0, &v, sizeof v);
+        }
+    }
+    free(in);
+}
+
+/* What is not implemented is refused, naming the field; exact elements take
+ * every level. */
+static void test_levels(void **state)
+{
+    const size_t n = 5000;
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0x1e7e1);
+    float *out = malloc(n * sizeof(float));
+    cl_int *ints = malloc(n * sizeof(cl_int)), *got = malloc(n * sizeof(cl_int));
+    unsigned char *flags = calloc(n, 1);
+    clprim_scan_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
+                          CLPRIM_REPRO_PORTABLE};
+    clprim_reduce_desc rd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                             CLPRIM_REPRO_PORTABLE};
+    const clprim_segments seg = {CLPRIM_SEGMENTS_FLAGS_U8, NULL, 0, 0, NULL, 0};
+    float v;
+    (void)state;
+    assert_true(out && ints && got && flags);
+    assert_string_equal(clprim_repro_name(CLPRIM_REPRO_RUN_TO_RUN), "run-to-run");
+    assert_null(clprim_repro_name(CLPRIM_REPRO_COUNT_));
+    assert_int_equal(tu_refused(ctx, clprim_scan_host(ctx, &d, in, out, n), CLPRIM_UNSUPPORTED,
+                                "desc->repro portable"), 0);
+    assert_int_equal(tu_refused(ctx, clprim_reduce_host(ctx, &rd, in, n, &v), CLPRIM_UNSUPPORTED,
+                                "desc->repro portable"), 0);
+    d.repro = (clprim_repro)7;
+    assert_int_equal(tu_refused(ctx, clprim_scan_host(ctx, &d, in, out, n),
+                                CLPRIM_INVALID_ARGUMENT, "desc->repro 7"), 0);
+    /* min and max are exact: any level */
+    d.repro = CLPRIM_REPRO_PORTABLE;
+    d.op = CLPRIM_OP_MAX;
+    assert_int_equal(clprim_scan_host(ctx, &d, in, out, n), CLPRIM_SUCCESS);
+    for (size_t i = 1; i < n; ++i)
+        assert_true(out[i] == (out[i - 1] > in[i] ? out[i - 1] : in[i]));
+    /* integers too, with the exact sum */
+    uint64_t s = tu_seed();
+    for (size_t i = 0; i < n; ++i)
+        ints[i] = (cl_int)(tu_rand(&s) % 2001) - 1000;
+    d.type = CLPRIM_TYPE_INT32;
+    d.op = CLPRIM_OP_SUM;
+    assert_int_equal(clprim_scan_host(ctx, &d, ints, got, n), CLPRIM_SUCCESS);
+    for (size_t i = 0, acc = 0; i < n; ++i) {
+        acc += (size_t)(int64_t)ints[i];
+        assert_int_equal(got[i], (cl_int)(int64_t)acc);
+    }
+    /* the segmented single pass has no anchored walk yet */
+    if (info.has_single_pass) {
+        d.type = CLPRIM_TYPE_FLOAT;
+        d.repro = CLPRIM_REPRO_RUN_TO_RUN;
+        flags[0] = flags[n / 2] = 1;
+        assert_int_equal(tu_refused(ctx, clprim_segmented_scan_host(ctx, &d, &seg, flags, in, out,
+                                                                    n),
+                                    CLPRIM_UNSUPPORTED, "desc->repro run-to-run"), 0);
+    }
+    /* the table: rows then columns serve RUN_TO_RUN, the look-back refuses it */
+    {
+        clprim_sat_desc sd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_SAME, 0,
+                              CLPRIM_SAT_AUTO, CLPRIM_REPRO_RUN_TO_RUN};
+        assert_int_equal(clprim_sat_host(ctx, &sd, in, 50, out, 50, 50, 100), CLPRIM_SUCCESS);
+        if (info.has_single_pass) {
+            sd.algorithm = CLPRIM_SAT_DECOUPLED_LOOKBACK;
+            assert_int_equal(tu_refused(ctx, clprim_sat_host(ctx, &sd, in, 50, out, 50, 50, 100),
+                                        CLPRIM_UNSUPPORTED, "desc->repro run-to-run"), 0);
+        }
+    }
+    free(in);
+    free(out);
+    free(ints);
+    free(got);
+    free(flags);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_levels), cmocka_unit_test(test_run_to_run_scan),
+        cmocka_unit_test(test_run_to_run_custom),
+        cmocka_unit_test(test_run_to_run_reduce)};
+    int failed;
+    ctx = tu_context();
+    assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);
+    fallback = context_with("CLPRIM_LOOKBACK_SPINS", "1");
+    setenv("CLPRIM_LOOKBACK_SPINS", "1", 1);
+    a4_fallback = context_with("CLPRIM_REPRO_ANCHOR", "4");
+    unsetenv("CLPRIM_LOOKBACK_SPINS");
+    failed = cmocka_run_group_tests(tests, NULL, NULL);
+    clprim_context_release(a4_fallback);
+    clprim_context_release(fallback);
+    clprim_context_release(ctx);
+    return failed;
+}
