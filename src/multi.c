@@ -69,6 +69,23 @@ static clprim_status bad_type(const clprim_part *parts, size_t count, int type)
                : CLPRIM_UNKNOWN_TYPE;
 }
 
+/* PORTABLE (issue 33) would need the parts split on the portable tiles and
+ * their totals folded in one device's tree: not yet, so refused for the
+ * elements whose order matters, in the first part's context. */
+static clprim_status check_portable(const clprim_part *parts, size_t count, clprim_repro repro,
+                                    clprim_type type, clprim_op op,
+                                    const clprim_operator *custom)
+{
+    clprim_context *ctx = first_ctx(parts, count);
+    if (repro != CLPRIM_REPRO_PORTABLE || clprim__fold_is_exact(type, op, custom))
+        return CLPRIM_SUCCESS;
+    return ctx ? clprim__fail_unlocked(ctx, CLPRIM_UNSUPPORTED,
+                                       "desc->repro portable: the multi-device calls do not "
+                                       "implement it yet for %s",
+                                       custom ? "a custom operator" : clprim_type_name(type))
+               : CLPRIM_UNSUPPORTED;
+}
+
 /* The checks every multi-part call starts with; desc: the descriptor. */
 static clprim_status check_parts(const void *desc, const clprim_part *parts, size_t count)
 {
@@ -440,6 +457,8 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
         return bad_type(parts, num_parts, (int)desc->type);
     st = check_part_fields(parts, num_parts, MULTI_SCAN, desc->custom, 0);
     if (st == CLPRIM_SUCCESS)
+        st = check_portable(parts, num_parts, desc->repro, desc->type, desc->op, desc->custom);
+    if (st == CLPRIM_SUCCESS)
         st = check_part_overlaps(parts, num_parts,
                                  clprim__transform_input_size(desc->transform, elem), elem);
     if (st != CLPRIM_SUCCESS)
@@ -510,6 +529,8 @@ clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_p
     if (!value)
         return clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT, "value is NULL");
     st = check_part_fields(parts, num_parts, MULTI_REDUCE, desc->custom, 0);
+    if (st == CLPRIM_SUCCESS)
+        st = check_portable(parts, num_parts, desc->repro, desc->type, desc->op, desc->custom);
     if (st != CLPRIM_SUCCESS)
         return st;
     st = multi_begin(&m, parts, num_parts, elem, 0);

@@ -10,7 +10,12 @@
 #include <string.h>
 
 
-static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_] = {
+/* PORTABLE's levels (issue 33; cl/reduce_abi.h): a level kernel like the
+ * trees', named after the algorithms. */
+#define PORTABLE_LEVELS CLPRIM_REDUCE_ALGORITHM_COUNT_
+
+static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_ + 1] = {
+    [PORTABLE_LEVELS] = "reduce_portable",
     [CLPRIM_REDUCE_NAIVE_TREE] = "reduce_naive",
     [CLPRIM_REDUCE_CONVERGENT_TREE] = "reduce_convergent",
     [CLPRIM_REDUCE_FAST] = "reduce_fast",
@@ -22,7 +27,8 @@ static size_t level_groups(clprim_reduce_algorithm a, const clprim__reduce_tunin
 {
     size_t per, groups, most;
     if (a != CLPRIM_REDUCE_FAST) {
-        per = 2 * (size_t)t->wg_size;
+        per = (size_t)a == PORTABLE_LEVELS ? REDUCE_PORTABLE_WG * REDUCE_PORTABLE_CHUNK
+                                           : 2 * (size_t)t->wg_size;
         return n ? (n + per - 1) / per : 1;
     }
     per = (size_t)t->wg_size * REDUCE_ITEMS_PER_ROUND(e->builtin, e->size);
@@ -85,23 +91,30 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     clprim__program *prog, *below; /* the first level's; the later levels' */
     clprim__pool_buf *buf = NULL;
     clprim__reduce_tuning t = clprim__reduce_tuning_for(ctx, elem, a->n);
-    const clprim_reduce_algorithm algo =
+    clprim_reduce_algorithm algo =
         a->d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : a->d->algorithm;
-    const int once = algo == CLPRIM_REDUCE_FAST &&
-                     !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_REDUCE_TWO_LAUNCHES, 0);
     size_t temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
     char *transform = NULL;
     clprim_status st;
-
     clprim_repro level;
+    int once;
+
     /* RUN_TO_RUN at no cost: every algorithm combines in an order fixed by
-     * the device, n, offset and tuning (no atomics decide it) */
+     * the device, n, offset and tuning (no atomics decide it); PORTABLE: the
+     * portable levels, whatever the algorithm (it says how, not what) */
     st = clprim__repro_check(ctx, a->d->repro, a->d->type, a->d->op, a->d->custom,
-                             CLPRIM_REPRO_RUN_TO_RUN, "the reduce", &level);
+                             CLPRIM_REPRO_PORTABLE, "the reduce", &level);
     if (st != CLPRIM_SUCCESS)
         return st;
+    if (level == CLPRIM_REPRO_PORTABLE) {
+        algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
+        t.wg_size = REDUCE_PORTABLE_WG;
+        spec.params = "#define CLPRIM_PORTABLE 1\n";
+    }
+    once = algo == CLPRIM_REDUCE_FAST &&
+           !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_REDUCE_TWO_LAUNCHES, 0);
     /* the trees hold 2 * WG_SIZE elements in local memory */
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;
@@ -115,8 +128,11 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     st = clprim__program_get(ctx, &spec, &below);
     prog = below;
     if (st == CLPRIM_SUCCESS && transform) {
-        spec.params = transform;
-        st = clprim__program_get(ctx, &spec, &prog);
+        char *both = clprim__format("%s%s", spec.params ? spec.params : "", transform);
+        spec.params = both;
+        st = both ? clprim__program_get(ctx, &spec, &prog)
+                  : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+        free(both);
         if (st == CLPRIM_SUCCESS &&
             clprim__program_wg_size(prog) != clprim__program_wg_size(below))
             st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "the transform's kernels run %u work-items "
@@ -127,6 +143,10 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);
+    if (level == CLPRIM_REPRO_PORTABLE && t.wg_size != REDUCE_PORTABLE_WG)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable reduce "
+                            "runs %d work-items per work-group, which %s cannot",
+                            REDUCE_PORTABLE_WG, ctx->info.device_name);
 
     groups = level_groups(algo, &t, &ctx->info, a->n, &l->elem);
     if (once)

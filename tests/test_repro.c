@@ -9,6 +9,7 @@
  * desc->repro; exact elements (integers) take every level unchanged. */
 #define _POSIX_C_SOURCE 200809L
 #include "common/testutil.h"
+#include "reference/reference.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -248,6 +249,64 @@ static void test_run_to_run_reduce(void **state)
     free(in);
 }
 
+/* PORTABLE reduce: the device's bits are the host reference's, which
+ * evaluates the one order every device shares (cl/reduce_abi.h), for every
+ * algorithm named (PORTABLE overrides how); and the bits of one fixed input
+ * are stored, so that CI fails when the order (or the arithmetic) changes.
+ * Both CPU platforms must give the stored bits. */
+#define PORTABLE_N 1000003
+#define PORTABLE_SEED 0x1551e33u
+/* the bits the host reference computes, which PoCL and Intel's CPU runtime gave */
+#define PORTABLE_FLOAT_BITS 0x48928c6cu
+#define PORTABLE_DOUBLE_BITS 0x4112518d977bbab5u
+
+static void test_portable_reduce(void **state)
+{
+    static const size_t sizes[] = {0, 1, 15, 17, 1023, 1024, 1025, 65537, 300007};
+    uint64_t seed = tu_seed() ^ 0x9047;
+    size_t failures = 0;
+    (void)state;
+    for (int ty = 0; ty < 2; ++ty) {
+        const clprim_type type = ty ? CLPRIM_TYPE_DOUBLE : CLPRIM_TYPE_FLOAT;
+        const size_t e = clprim_type_size(type);
+        unsigned char want[8], got[8];
+        if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        for (size_t k = 0; k <= sizeof sizes / sizeof sizes[0]; ++k) {
+            const int fixed = k == sizeof sizes / sizeof sizes[0];
+            const size_t n = fixed ? PORTABLE_N : sizes[k];
+            void *in = random_floats(type, n ? n : 1, fixed ? PORTABLE_SEED : tu_rand(&seed));
+            clprim_reduce_desc d = {type, CLPRIM_OP_SUM, (clprim_reduce_algorithm)(k % 4), NULL,
+                                    NULL, CLPRIM_REPRO_PORTABLE};
+            assert_int_equal(clprim_ref_reduce_portable(type, in, n, want), 0);
+            memset(got, 0xA5, sizeof got);
+            assert_int_equal(clprim_reduce_host(ctx, &d, in, n, got), CLPRIM_SUCCESS);
+            if (memcmp(want, got, e)) {
+                print_error("portable %s reduce n=%zu: %.17Lg, the reference %.17Lg\n",
+                            clprim_type_name(type), n, value_at(type, got, 0),
+                            value_at(type, want, 0));
+                ++failures;
+            }
+            if (fixed) {
+                uint64_t bits = 0;
+                memcpy(&bits, got, e);
+                print_message("# portable %s reduce of the fixed input: bits 0x%llx\n",
+                              clprim_type_name(type), (unsigned long long)bits);
+                if (bits != (ty ? PORTABLE_DOUBLE_BITS : PORTABLE_FLOAT_BITS)) {
+                    print_error("portable %s reduce of the fixed input: bits 0x%llx, stored "
+                                "0x%llx: PORTABLE's bits changed\n",
+                                clprim_type_name(type), (unsigned long long)bits,
+                                (unsigned long long)(ty ? PORTABLE_DOUBLE_BITS
+                                                        : PORTABLE_FLOAT_BITS));
+                    ++failures;
+                }
+            }
+            free(in);
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
 /* What is not implemented is refused, naming the field; exact elements take
  * every level. */
 static void test_levels(void **state)
@@ -269,8 +328,9 @@ static void test_levels(void **state)
     assert_null(clprim_repro_name(CLPRIM_REPRO_COUNT_));
     assert_int_equal(tu_refused(ctx, clprim_scan_host(ctx, &d, in, out, n), CLPRIM_UNSUPPORTED,
                                 "desc->repro portable"), 0);
-    assert_int_equal(tu_refused(ctx, clprim_reduce_host(ctx, &rd, in, n, &v), CLPRIM_UNSUPPORTED,
-                                "desc->repro portable"), 0);
+    /* PORTABLE reduces (test_portable_reduce), through a transform too */
+    rd.transform = &(const clprim_transform){CLPRIM_TYPE_FLOAT, "x * 2.0f"};
+    assert_int_equal(clprim_reduce_host(ctx, &rd, in, n, &v), CLPRIM_SUCCESS);
     d.repro = (clprim_repro)7;
     assert_int_equal(tu_refused(ctx, clprim_scan_host(ctx, &d, in, out, n),
                                 CLPRIM_INVALID_ARGUMENT, "desc->repro 7"), 0);
@@ -300,6 +360,18 @@ static void test_levels(void **state)
                                                                     n),
                                     CLPRIM_UNSUPPORTED, "desc->repro run-to-run"), 0);
     }
+    /* the multi-device calls: RUN_TO_RUN reaches the parts; PORTABLE is
+     * refused for floats (their split does not follow the portable tiles) */
+    {
+        cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_ONLY);
+        const clprim_part part = {.ctx = ctx, .in = b, .n = n};
+        rd.transform = NULL;
+        assert_int_equal(tu_refused(ctx, clprim_multi_reduce(&rd, &part, 1, &v),
+                                    CLPRIM_UNSUPPORTED, "desc->repro portable"), 0);
+        rd.repro = CLPRIM_REPRO_RUN_TO_RUN;
+        assert_int_equal(clprim_multi_reduce(&rd, &part, 1, &v), CLPRIM_SUCCESS);
+        clReleaseMemObject(b);
+    }
     /* the table: rows then columns serve RUN_TO_RUN, the look-back refuses it */
     {
         clprim_sat_desc sd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_SAME, 0,
@@ -323,7 +395,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels), cmocka_unit_test(test_run_to_run_scan),
         cmocka_unit_test(test_run_to_run_custom),
-        cmocka_unit_test(test_run_to_run_reduce)};
+        cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce)};
     int failed;
     ctx = tu_context();
     assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);

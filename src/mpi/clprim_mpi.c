@@ -201,6 +201,21 @@ static clprim_status elem_of(clprim_context *ctx, const void *desc, clprim_type 
     return CLPRIM_SUCCESS;
 }
 
+/* PORTABLE (issue 33) would need the ranks' parts split on the portable
+ * tiles and their totals folded in one device's tree: not yet, so refused
+ * where the order matters (floating-point sums and products, custom
+ * operators); every rank refuses alike. */
+static clprim_status check_portable(clprim_context *ctx, clprim_status st, clprim_repro repro,
+                                    clprim_type type, clprim_op op, const clprim_operator *custom)
+{
+    const int inexact = custom || ((type == CLPRIM_TYPE_FLOAT || type == CLPRIM_TYPE_DOUBLE) &&
+                                   (op == CLPRIM_OP_SUM || op == CLPRIM_OP_PRODUCT));
+    if (st != CLPRIM_SUCCESS || repro != CLPRIM_REPRO_PORTABLE || !inexact)
+        return st;
+    return fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the MPI calls do not implement "
+                "it yet for %s", custom ? "a custom operator" : clprim_type_name(type));
+}
+
 /* What every rank must agree on: the element (type, or the caller's size),
  * the operator, exclusive, and whether a transform maps the input. */
 static long long signature(clprim_type type, clprim_op op, const clprim_operator *custom,
@@ -273,6 +288,7 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
+    st = desc ? check_portable(ctx, st, desc->repro, desc->type, desc->op, desc->custom) : st;
     clprim_scan_desc sd;
     const clprim_transform *tf;
     part p;
@@ -338,6 +354,7 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
+    st = desc ? check_portable(ctx, st, desc->repro, desc->type, desc->op, desc->custom) : st;
     clprim_reduce_desc rd;
     const clprim_transform *tf;
     part p;

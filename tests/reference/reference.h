@@ -161,4 +161,9 @@ void clprim_ref_histogram(clprim_pixel_type sample_type, size_t bins, double low
 size_t clprim_ref_sat_check(clprim_type type, clprim_op op, const void *x, const void *got,
                             size_t got_pitch, size_t w, size_t h, FILE *report, const char *what);
 
+/* The PORTABLE reduce of n float or double elements (sum), in the order
+ * cl/reduce_abi.h fixes: *out gets the bits every device must give. -1 for
+ * other types (or no memory). */
+int clprim_ref_reduce_portable(clprim_type type, const void *x, size_t n, void *out);
+
 #endif
