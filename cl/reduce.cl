@@ -164,33 +164,3 @@ REDUCE_KERNEL reduce_fast(REDUCE_ARGS, global uchar *state)
         atomic_xchg(done, 0u);
     }
 }
-
-/* PORTABLE (reduce_abi.h): one order on every device. FP_CONTRACT is off
- * for the whole program (the host builds it only for this level): a
- * transform's a * b + c must not become a fused operation on one device and
- * two roundings on another. */
-#if CLPRIM_PORTABLE
-#pragma OPENCL FP_CONTRACT OFF
-#if WG_SIZE != REDUCE_PORTABLE_WG
-#error "clprim: the portable reduce runs REDUCE_PORTABLE_WG work-items per work-group"
-#endif
-REDUCE_KERNEL reduce_portable(REDUCE_ARGS)
-{
-    local T b[WG_SIZE];
-    const uint v = get_local_id(0);
-    const ulong first = (ulong)get_group_id(0) * (WG_SIZE * REDUCE_PORTABLE_CHUNK) +
-                        (ulong)v * REDUCE_PORTABLE_CHUNK;
-    T acc = IDENTITY;
-    in += in_off;
-    for (uint j = 0; j < REDUCE_PORTABLE_CHUNK && first + j < n; ++j)
-        acc = OP(acc, clprim_in(in[first + j], first + j));
-    b[v] = acc;
-    for (uint d = 1; d < WG_SIZE; d <<= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if ((v & (2 * d - 1)) == 0)
-            b[v] = OP(b[v], b[v + d]);
-    }
-    if (v == 0)
-        out[out_off + get_group_id(0)] = b[0];
-}
-#endif

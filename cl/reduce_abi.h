@@ -22,16 +22,4 @@
  * 16 bytes of a built-in type, or one element of a caller's */
 #define REDUCE_ITEMS_PER_ROUND(builtin, size) (REDUCE_UNROLL * ((builtin) ? 16 / (size) : 1))
 
-/* PORTABLE (issue 33): the order every device shares, part of the
- * contract (changing it changes the bits test_repro has stored). A tile of
- * REDUCE_PORTABLE_WG work-items x REDUCE_PORTABLE_CHUNK elements; work-item
- * v folds elements v * CHUNK .. v * CHUNK + CHUNK - 1 of its tile (those
- * below n) in order from the identity; the work-items' values fold with the
- * pairwise tree (level d: each value at a multiple of 2d with the one d
- * after it); tile totals reduce the same way, level after level, until one
- * is left. The program of reduce_portable runs REDUCE_PORTABLE_WG work-items
- * per work-group whatever the device's SIMD width, with FP_CONTRACT off. */
-#define REDUCE_PORTABLE_WG 64
-#define REDUCE_PORTABLE_CHUNK 16
-
 #endif /* CLPRIM_REDUCE_ABI_H */

@@ -4,14 +4,14 @@
  * launch layer's; the contract with the kernels is cl/reduce_abi.h. */
 #include "internal.h"
 
+#include "portable_abi.h"
 #include "reduce_abi.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-
-/* PORTABLE's levels (issue 33; cl/reduce_abi.h): a level kernel like the
- * trees', named after the algorithms. */
+/* PORTABLE's levels (issue 33; cl/portable_abi.h): a level kernel like the
+ * trees' (in portable.cl's programs), named after the algorithms. */
 #define PORTABLE_LEVELS CLPRIM_REDUCE_ALGORITHM_COUNT_
 
 static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_ + 1] = {
@@ -27,8 +27,7 @@ static size_t level_groups(clprim_reduce_algorithm a, const clprim__reduce_tunin
 {
     size_t per, groups, most;
     if (a != CLPRIM_REDUCE_FAST) {
-        per = (size_t)a == PORTABLE_LEVELS ? REDUCE_PORTABLE_WG * REDUCE_PORTABLE_CHUNK
-                                           : 2 * (size_t)t->wg_size;
+        per = (size_t)a == PORTABLE_LEVELS ? PORTABLE_TILE : 2 * (size_t)t->wg_size;
         return n ? (n + per - 1) / per : 1;
     }
     per = (size_t)t->wg_size * REDUCE_ITEMS_PER_ROUND(e->builtin, e->size);
@@ -110,8 +109,8 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         return st;
     if (level == CLPRIM_REPRO_PORTABLE) {
         algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
-        t.wg_size = REDUCE_PORTABLE_WG;
-        spec.params = "#define CLPRIM_PORTABLE 1\n";
+        t.wg_size = PORTABLE_WG;
+        spec.file = "portable.cl";
     }
     once = algo == CLPRIM_REDUCE_FAST &&
            !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_REDUCE_TWO_LAUNCHES, 0);
@@ -128,11 +127,8 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     st = clprim__program_get(ctx, &spec, &below);
     prog = below;
     if (st == CLPRIM_SUCCESS && transform) {
-        char *both = clprim__format("%s%s", spec.params ? spec.params : "", transform);
-        spec.params = both;
-        st = both ? clprim__program_get(ctx, &spec, &prog)
-                  : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-        free(both);
+        spec.params = transform;
+        st = clprim__program_get(ctx, &spec, &prog);
         if (st == CLPRIM_SUCCESS &&
             clprim__program_wg_size(prog) != clprim__program_wg_size(below))
             st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "the transform's kernels run %u work-items "
@@ -143,10 +139,10 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);
-    if (level == CLPRIM_REPRO_PORTABLE && t.wg_size != REDUCE_PORTABLE_WG)
+    if (level == CLPRIM_REPRO_PORTABLE && t.wg_size != PORTABLE_WG)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable reduce "
                             "runs %d work-items per work-group, which %s cannot",
-                            REDUCE_PORTABLE_WG, ctx->info.device_name);
+                            PORTABLE_WG, ctx->info.device_name);
 
     groups = level_groups(algo, &t, &ctx->info, a->n, &l->elem);
     if (once)

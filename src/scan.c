@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include "common/abi.h"
+#include "portable_abi.h"
 #include "scan_abi.h"
 
 #include <stdio.h>
@@ -285,6 +286,73 @@ typedef struct scan_args {
     scan_init init;
 } scan_args;
 
+/* PORTABLE (issue 33; cl/portable_abi.h) over n elements: the tile totals
+ * (the portable reduce's first level), their exclusive scan from the carry
+ * by these same steps one level down (temp from element `at`), then every
+ * tile from its carry. prog reads the caller's input, plain the totals. */
+static clprim_status portable_level(clprim__launch *l, clprim__program *prog,
+                                    clprim__program *plain, cl_mem temp, cl_ulong at, cl_mem in,
+                                    cl_ulong in_off, cl_mem out, cl_ulong out_off, cl_ulong n,
+                                    cl_uint flags, cl_mem carry, cl_ulong carry_off)
+{
+    const cl_ulong tiles = (n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+    clprim_status st = CLPRIM_SUCCESS;
+    if (tiles > 1) {
+        const cl_ulong totals = at, carries = at + tiles;
+        const clprim__arg red[] = {CLPRIM__ARG(in), CLPRIM__ARG(in_off), CLPRIM__ARG(n),
+                                   CLPRIM__ARG(temp), CLPRIM__ARG(totals)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "reduce_portable", red, (size_t)tiles, PORTABLE_WG);
+        if (st == CLPRIM_SUCCESS)
+            st = portable_level(l, plain, plain, temp, at + 2 * tiles, temp, totals, temp, carries,
+                                tiles, PORTABLE_EXCLUSIVE | (flags & PORTABLE_CARRY), carry,
+                                carry_off);
+        carry = temp;
+        carry_off = carries;
+        flags |= PORTABLE_CARRY;
+    }
+    if (st == CLPRIM_SUCCESS) {
+        const clprim__arg args[] = {CLPRIM__ARG(in),   CLPRIM__ARG(in_off),    CLPRIM__ARG(out),
+                                    CLPRIM__ARG(out_off), CLPRIM__ARG(n),      CLPRIM__ARG(carry),
+                                    CLPRIM__ARG(carry_off), CLPRIM__ARG(flags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args, (size_t)tiles, PORTABLE_WG);
+    }
+    return st;
+}
+
+/* The PORTABLE scan of a call (n >= 1): portable.cl's programs (the
+ * transform's for the input), their temporary memory, the levels. */
+static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const char *transform)
+{
+    clprim_context *ctx = l->ctx;
+    clprim__program_spec spec = {
+        .file = "portable.cl", .element = l->elem.defines, .wg_size = PORTABLE_WG};
+    clprim__program *plain, *prog;
+    clprim__pool_buf *buf = NULL;
+    size_t temp_n = 0, m;
+    const cl_uint flags =
+        (a->d->exclusive ? PORTABLE_EXCLUSIVE : 0u) | (a->init.mem ? PORTABLE_CARRY : 0u);
+    clprim_status st = clprim__program_get(ctx, &spec, &plain);
+    prog = plain;
+    if (st == CLPRIM_SUCCESS && transform) {
+        spec.params = transform;
+        st = clprim__program_get(ctx, &spec, &prog);
+    }
+    if (st == CLPRIM_SUCCESS && (clprim__program_wg_size(prog) != PORTABLE_WG ||
+                                 clprim__program_wg_size(plain) != PORTABLE_WG))
+        st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable scan runs "
+                          "%d work-items per work-group, which %s cannot", PORTABLE_WG,
+                          ctx->info.device_name);
+    for (m = a->n; m > PORTABLE_TILE; m = (m + PORTABLE_TILE - 1) / PORTABLE_TILE)
+        temp_n += 2 * ((m + PORTABLE_TILE - 1) / PORTABLE_TILE);
+    if (st == CLPRIM_SUCCESS && temp_n)
+        st = clprim__launch_temp(l, temp_n * l->elem.size, &buf);
+    if (st == CLPRIM_SUCCESS)
+        st = portable_level(l, prog, plain, buf ? clprim__pool_mem(buf) : NULL, 0, a->in,
+                            a->in_off, a->out, a->out_off, a->n, flags, a->init.mem,
+                            a->init.off);
+    return st;
+}
+
 /* One call, validated by the launch layer: parameters, program, grid, and
  * the commands of the chosen algorithm. */
 static clprim_status scan_body(clprim__launch *l, const void *args)
@@ -306,19 +374,24 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     size_t temp_n;
     clprim_status st;
 
-    if (is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
-        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
-                            clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
-    st = clprim__repro_check(ctx, d->repro, d->type, d->op, d->custom, CLPRIM_REPRO_RUN_TO_RUN,
+    /* PORTABLE: the portable levels, whatever the algorithm (it says how,
+     * not what) */
+    st = clprim__repro_check(ctx, d->repro, d->type, d->op, d->custom, CLPRIM_REPRO_PORTABLE,
                              "the scan", &level);
     if (st != CLPRIM_SUCCESS)
         return st;
+    if (level != CLPRIM_REPRO_PORTABLE && is_single_pass(d->algorithm) &&
+        !ctx->info.has_single_pass)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
+                            clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
     st = clprim__transform_params(ctx, d->transform, &transform);
     if (st != CLPRIM_SUCCESS)
         return st;
     if (transform)
         st = clprim__check_transform_in_place(l, d->transform, a->in, a->out);
-    if (st != CLPRIM_SUCCESS || n == 0) {
+    if (st == CLPRIM_SUCCESS && n && level == CLPRIM_REPRO_PORTABLE)
+        st = scan_portable(l, a, transform);
+    if (st != CLPRIM_SUCCESS || n == 0 || level == CLPRIM_REPRO_PORTABLE) {
         free(transform);
         return st;
     }

@@ -217,10 +217,11 @@ static void test_run_to_run_custom(void **state)
     assert_int_equal(check_scan(CLPRIM_TYPE_FLOAT, in, a, n, 0, NULL, "custom"), 0);
     assert_memory_equal(a, b, n * e);
     assert_memory_equal(a, c, n * e);
-    /* PORTABLE is refused for the caller's operators */
+    /* PORTABLE: this operator is the float sum, so the reference's bits */
     d.repro = CLPRIM_REPRO_PORTABLE;
-    assert_int_equal(tu_refused(fallback, clprim_scan_host(fallback, &d, in, a, n),
-                                CLPRIM_UNSUPPORTED, "a custom operator"), 0);
+    assert_int_equal(clprim_scan_host(fallback, &d, in, a, n), CLPRIM_SUCCESS);
+    assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, 0, NULL, in, n, b), 0);
+    assert_memory_equal(a, b, n * e);
     free(in);
     free(a);
     free(b);
@@ -307,6 +308,97 @@ static void test_portable_reduce(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* FNV-1a of a result's bits. */
+static uint64_t hash_bits(const void *p, size_t bytes)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < bytes; ++i)
+        h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* PORTABLE scan: the device's bits are the reference's (inclusive and
+ * exclusive, with a carry-in, in place and out of place, one to three
+ * levels of tiles, through a transform), and the hash of the bits of the
+ * fixed input's inclusive scan is stored. */
+#define PORTABLE_SCAN_FLOAT_HASH 0x9537ec890a6c5021ull
+#define PORTABLE_SCAN_DOUBLE_HASH 0xcf97874cb24510adull
+
+static void test_portable_scan(void **state)
+{
+    static const size_t sizes[] = {1, 15, 17, 1023, 1024, 1025, 65537, 1100007};
+    uint64_t seed = tu_seed() ^ 0x5ca9;
+    size_t failures = 0;
+    (void)state;
+    for (int ty = 0; ty < 2; ++ty) {
+        const clprim_type type = ty ? CLPRIM_TYPE_DOUBLE : CLPRIM_TYPE_FLOAT;
+        const size_t e = clprim_type_size(type);
+        if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        for (size_t k = 0; k <= sizeof sizes / sizeof sizes[0]; ++k) {
+            const int fixed = k == sizeof sizes / sizeof sizes[0];
+            const size_t n = fixed ? PORTABLE_N : sizes[k];
+            const int exclusive = !fixed && k % 2, with_init = !fixed && k % 3 == 1;
+            void *in = random_floats(type, n, fixed ? PORTABLE_SEED : tu_rand(&seed));
+            void *init = with_init ? random_floats(type, 1, tu_rand(&seed)) : NULL;
+            void *want = malloc(n * e);
+            const clprim_scan_desc d = {type, CLPRIM_OP_SUM, exclusive,
+                                        (clprim_scan_algorithm)(k % CLPRIM_SCAN_ALGORITHM_COUNT_),
+                                        NULL, NULL, CLPRIM_REPRO_PORTABLE};
+            assert_non_null(want);
+            assert_int_equal(clprim_ref_scan_portable(type, exclusive, init, in, n, want), 0);
+            void *got = scan_once(ctx, &d, in, n, init, k % 2 == 0);
+            if (memcmp(want, got, n * e)) {
+                size_t i = 0;
+                while (!memcmp((char *)want + i * e, (char *)got + i * e, e))
+                    ++i;
+                print_error("portable %s scan n=%zu%s%s: out[%zu] = %.17Lg, the reference "
+                            "%.17Lg\n", clprim_type_name(type), n, exclusive ? " exclusive" : "",
+                            init ? " init" : "", i, value_at(type, got, i),
+                            value_at(type, want, i));
+                ++failures;
+            }
+            if (fixed) {
+                const uint64_t h = hash_bits(got, n * e),
+                               stored = ty ? PORTABLE_SCAN_DOUBLE_HASH : PORTABLE_SCAN_FLOAT_HASH;
+                print_message("# portable %s scan of the fixed input: hash 0x%llx\n",
+                              clprim_type_name(type), (unsigned long long)h);
+                if (h != stored) {
+                    print_error("portable %s scan of the fixed input: hash 0x%llx, stored "
+                                "0x%llx: PORTABLE's bits changed\n", clprim_type_name(type),
+                                (unsigned long long)h, (unsigned long long)stored);
+                    ++failures;
+                }
+            }
+            free(in);
+            free(init);
+            free(want);
+            free(got);
+        }
+    }
+    /* through a transform: x * 2 is exact, so the reference scans 2x */
+    {
+        const size_t n = 70001;
+        const clprim_transform tf = {CLPRIM_TYPE_FLOAT, "x * 2.0f"};
+        const clprim_scan_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL,
+                                    &tf, CLPRIM_REPRO_PORTABLE};
+        float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_rand(&seed)), *want = malloc(n * 4);
+        assert_non_null(want);
+        void *got = scan_once(ctx, &d, in, n, NULL, 1);
+        for (size_t i = 0; i < n; ++i)
+            in[i] *= 2.0f;
+        assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, 0, NULL, in, n, want), 0);
+        if (memcmp(want, got, n * 4)) {
+            print_error("portable float scan through x * 2.0f differs from the reference\n");
+            ++failures;
+        }
+        free(in);
+        free(want);
+        free(got);
+    }
+    assert_int_equal(failures, 0);
+}
+
 /* What is not implemented is refused, naming the field; exact elements take
  * every level. */
 static void test_levels(void **state)
@@ -326,8 +418,8 @@ static void test_levels(void **state)
     assert_true(out && ints && got && flags);
     assert_string_equal(clprim_repro_name(CLPRIM_REPRO_RUN_TO_RUN), "run-to-run");
     assert_null(clprim_repro_name(CLPRIM_REPRO_COUNT_));
-    assert_int_equal(tu_refused(ctx, clprim_scan_host(ctx, &d, in, out, n), CLPRIM_UNSUPPORTED,
-                                "desc->repro portable"), 0);
+    /* PORTABLE scans and reduces (test_portable_*) */
+    assert_int_equal(clprim_scan_host(ctx, &d, in, out, n), CLPRIM_SUCCESS);
     /* PORTABLE reduces (test_portable_reduce), through a transform too */
     rd.transform = &(const clprim_transform){CLPRIM_TYPE_FLOAT, "x * 2.0f"};
     assert_int_equal(clprim_reduce_host(ctx, &rd, in, n, &v), CLPRIM_SUCCESS);
@@ -395,7 +487,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels), cmocka_unit_test(test_run_to_run_scan),
         cmocka_unit_test(test_run_to_run_custom),
-        cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce)};
+        cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce),
+        cmocka_unit_test(test_portable_scan)};
     int failed;
     ctx = tu_context();
     assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);

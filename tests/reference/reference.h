@@ -165,5 +165,10 @@ size_t clprim_ref_sat_check(clprim_type type, clprim_op op, const void *x, const
  * cl/reduce_abi.h fixes: *out gets the bits every device must give. -1 for
  * other types (or no memory). */
 int clprim_ref_reduce_portable(clprim_type type, const void *x, size_t n, void *out);
+/* The PORTABLE scan (sum) of n float or double elements from the carry-in
+ * *init (NULL: none), inclusive or exclusive, in the order
+ * cl/portable_abi.h fixes. -1 for other types (or no memory). */
+int clprim_ref_scan_portable(clprim_type type, int exclusive, const void *init, const void *x,
+                             size_t n, void *out);
 
 #endif
