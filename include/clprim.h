@@ -171,33 +171,53 @@ typedef enum clprim_op {
 
 /* Reproducibility (issue 33): how far a call's floating-point bits may vary.
  * XX(NAME, number, lower-case name). Every descriptor of a call that folds
- * floating-point values carries one (`repro`; 0, NONE, by default).
- *   NONE        the fastest order: the bits of a float scan may change from
+ * values carries one (`repro`; 0, NONE, by default): clprim_scan_desc (scan,
+ * scan with a carry-in, transform-scan, segmented scan, the multi-device and
+ * MPI scans), clprim_reduce_desc (reduce, segmented reduce,
+ * the multi-device and MPI reduces) and clprim_sat_desc.
+ *   NONE        the fastest order. The bits of a float scan may change from
  *               run to run (the single-pass scans combine predecessors in an
  *               order that depends on timing); reduce, the multi-pass scans
- *               and the rows-then-columns table are fixed for one device,
- *               n and tuning anyway.
+ *               and the rows-then-columns table are fixed for one device, n
+ *               and tuning anyway.
  *   RUN_TO_RUN  the same bits on every run with the same device, n, offsets
- *               (alignment), type, operator and tuning row. The single-pass
- *               scans then use an anchored look-back (docs/algorithms.md):
- *               every LB_ANCHOR-th tile publishes its inclusive prefix, every
- *               other tile combines that prefix and the aggregates after it
- *               in one fixed tree, and the published aggregates and the
- *               no-hang fallback use one fixed order inside the tile. Cost:
- *               to be measured (docs/performance.md). Calls with no
- *               run-to-run variation (reduce, the multi-pass scans) honour it
- *               at no cost; calls without an anchored path yet refuse it for
- *               floating-point sums and products (see each call).
- *   PORTABLE    the same bits on every device and for every split over
- *               devices or ranks. Not implemented yet: refused
- *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floating-point
- *               sums and products and for custom operators.
+ *               (alignment), type, operator, tuning row and (multi-device,
+ *               MPI) split. The single-pass scans (DECOUPLED_LOOKBACK, DOMINO,
+ *               and AUTO where it takes them) use an anchored look-back
+ *               (docs/algorithms.md): every 32nd tile publishes its inclusive
+ *               prefix, every other tile combines that prefix and the
+ *               aggregates after it in one fixed tree, and the published
+ *               totals and the no-hang fallback use one fixed order inside
+ *               the tile. Cost: docs/performance.md (to be measured; the
+ *               target is within 5% of NONE at 2^28 on the H100). Reduce and
+ *               the multi-pass scans honour it as they are (no cost); the
+ *               summed-area table's AUTO takes ROWS_THEN_COLUMNS; MPI folds
+ *               the ranks' totals in rank order on the device (not with
+ *               MPI's own reductions, which fix no order). Refused
+ *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floats by the
+ *               segmented calls and the DECOUPLED_LOOKBACK table, which have
+ *               no anchored path yet.
+ *   PORTABLE    the same bits on every device clprim runs on (NVIDIA, PoCL,
+ *               Intel's CPU runtime, ...): scan and reduce, whatever
+ *               desc->algorithm, run the portable kernels, whose association
+ *               order is fixed in cl/portable_abi.h (tiles of 64 work-items
+ *               x 16 elements, trees in local memory that do not depend on
+ *               the SIMD width, FP_CONTRACT off); transforms, carry-ins and
+ *               custom operators included (the operator must itself give the
+ *               same bits everywhere). test_repro checks the bits against a
+ *               host reference of that order and against stored hashes.
+ *               Cost: several passes instead of one (to be measured; the
+ *               target is within 1.3x of NONE). Refused (CLPRIM_UNSUPPORTED,
+ *               naming desc->repro) for floats by the multi-device and MPI
+ *               calls (their splits do not follow the portable tiles yet),
+ *               the segmented calls and the summed-area table.
  * Integer types and min / max of any built-in type give exact results in
- * any order: every level is accepted for them and runs at full speed (the
- * level changes nothing). A custom operator counts as floating point (its
- * operator may not be associative: exactly when the order matters). An
- * unknown level is CLPRIM_INVALID_ARGUMENT ("desc->repro"). No build option
- * of clprim enables unsafe math (reassociation). */
+ * any order: every level is accepted for them and runs the ordinary path at
+ * full speed (the level changes nothing). A custom operator counts as
+ * inexact (it may not be associative in floating point: exactly when the
+ * order matters). An unknown level is CLPRIM_INVALID_ARGUMENT
+ * ("desc->repro"). No build option of clprim enables unsafe math, so OpenCL
+ * C never reassociates; only the algorithms' orders vary. */
 #define CLPRIM_REPRO_MAP(XX)                                                   \
   XX(NONE, 0, "none")                                                          \
   XX(RUN_TO_RUN, 1, "run-to-run")                                              \
@@ -579,7 +599,7 @@ CLPRIM_API clprim_status clprim_expression_rebase(const char *expression, size_t
  * on devices that do not guarantee progress between work-groups. Float
  * results of DECOUPLED_LOOKBACK may differ in the last bits from run to run:
  * a tile combines either a predecessor's prefix or several aggregates,
- * depending on timing.
+ * depending on timing (desc->repro RUN_TO_RUN fixes the order: clprim_repro).
  * AUTO picks a single-pass algorithm only on devices, and up to the sizes,
  * where it has been measured correct and fastest (NVIDIA); the variable
  * CLPRIM_SCAN_SINGLE_PASS=1 / 0 forces AUTO to the single-pass /

@@ -264,3 +264,8 @@ clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clpri
     *level = repro;
     return CLPRIM_SUCCESS;
 }
+
+char *clprim__element_uncontracted(const char *defines)
+{
+    return clprim__format("#pragma OPENCL FP_CONTRACT OFF\n%s", defines);
+}

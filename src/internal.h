@@ -347,6 +347,12 @@ int clprim__fold_is_exact(clprim_type type, clprim_op op, const clprim_operator 
 clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clprim_type type,
                                   clprim_op op, const clprim_operator *custom,
                                   clprim_repro honoured, const char *call, clprim_repro *level);
+/* The element's defines with FP_CONTRACT off before everything (the
+ * reproducible levels' programs): no a * b + c in a transform, an operator
+ * or its source is fused on one device and rounded twice on another, or
+ * fused in a vector path and not in the fallback's scalar one. Heap; NULL
+ * when memory is short. */
+char *clprim__element_uncontracted(const char *defines);
 /* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
 /* The element layer of a caller's type (T, T_SIZE after its source) with,

@@ -95,7 +95,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     size_t temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
-    char *transform = NULL;
+    char *transform = NULL, *uncontracted = NULL;
     clprim_status st;
     clprim_repro level;
     int once;
@@ -111,6 +111,9 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
         t.wg_size = PORTABLE_WG;
         spec.file = "portable.cl";
+        spec.element = uncontracted = clprim__element_uncontracted(l->elem.defines);
+        if (!uncontracted)
+            return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     }
     once = algo == CLPRIM_REDUCE_FAST &&
            !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_REDUCE_TWO_LAUNCHES, 0);
@@ -120,11 +123,10 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     spec.wg_size = t.wg_size;
     spec.tuning = t.source;
     st = clprim__transform_params(ctx, a->d->transform, &transform);
-    if (st != CLPRIM_SUCCESS)
-        return st;
     /* levels after the first fold partials (elements of T): the program
      * without the transform */
-    st = clprim__program_get(ctx, &spec, &below);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__program_get(ctx, &spec, &below);
     prog = below;
     if (st == CLPRIM_SUCCESS && transform) {
         spec.params = transform;
@@ -136,6 +138,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
                               clprim__program_wg_size(prog), clprim__program_wg_size(below));
     }
     free(transform);
+    free(uncontracted);
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);

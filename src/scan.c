@@ -324,19 +324,23 @@ static clprim_status portable_level(clprim__launch *l, clprim__program *prog,
 static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const char *transform)
 {
     clprim_context *ctx = l->ctx;
+    char *uncontracted = clprim__element_uncontracted(l->elem.defines);
     clprim__program_spec spec = {
-        .file = "portable.cl", .element = l->elem.defines, .wg_size = PORTABLE_WG};
-    clprim__program *plain, *prog;
+        .file = "portable.cl", .element = uncontracted, .wg_size = PORTABLE_WG};
+    clprim__program *plain = NULL, *prog = NULL;
     clprim__pool_buf *buf = NULL;
     size_t temp_n = 0, m;
     const cl_uint flags =
         (a->d->exclusive ? PORTABLE_EXCLUSIVE : 0u) | (a->init.mem ? PORTABLE_CARRY : 0u);
-    clprim_status st = clprim__program_get(ctx, &spec, &plain);
+    clprim_status st = uncontracted ? clprim__program_get(ctx, &spec, &plain)
+                                    : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY,
+                                                   "out of host memory");
     prog = plain;
     if (st == CLPRIM_SUCCESS && transform) {
         spec.params = transform;
         st = clprim__program_get(ctx, &spec, &prog);
     }
+    free(uncontracted);
     if (st == CLPRIM_SUCCESS && (clprim__program_wg_size(prog) != PORTABLE_WG ||
                                  clprim__program_wg_size(plain) != PORTABLE_WG))
         st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable scan runs "
@@ -370,7 +374,8 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     clprim__scan_tuning t;
     clprim_scan_algorithm algo;
     clprim_repro level;
-    char params[256], *transform = NULL;
+    int anchored;
+    char params[256], *transform = NULL, *uncontracted = NULL;
     size_t temp_n;
     clprim_status st;
 
@@ -402,10 +407,15 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     t = scan_tuning(ctx, e, t, is_single_pass(algo));
     /* RUN_TO_RUN: the single pass anchors its look-back (lookback.clh); the
      * multi-pass algorithms combine in a fixed order already */
+    anchored = level == CLPRIM_REPRO_RUN_TO_RUN && is_single_pass(algo);
     scan_params(params, sizeof params, &t, sp_prefetch(e, &t),
-                level == CLPRIM_REPRO_RUN_TO_RUN && is_single_pass(algo)
-                    ? (t.repro_anchor ? t.repro_anchor : 32u)
-                    : 0u);
+                anchored ? (t.repro_anchor ? t.repro_anchor : 32u) : 0u);
+    /* anchored, a transform's vector and scalar (fallback) paths must round
+     * alike */
+    if (anchored && !(spec.element = uncontracted = clprim__element_uncontracted(e->defines))) {
+        free(transform);
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
     spec.params = params;
     spec.wg_size = t.wg_size;
     spec.tuning = t.source;
@@ -425,6 +435,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
         st = clprim__program_get(ctx, &spec, &prog);
     }
     free(transform);
+    free(uncontracted);
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);

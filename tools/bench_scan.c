@@ -175,7 +175,7 @@ int clprim_bench_repeat_check(bench *b, clprim_type type, clprim_op op, int excl
            clprim_type_name(type), clprim_op_name(op),
            reduce ? "reduce" : exclusive ? "exclusive scan" : "inclusive scan",
            clprim_repro_name(b->repro), runs);
-    printf("%-10s %-18s %6s %9s %18s\n", "n", "algorithm", "runs", "distinct", "first hash");
+    printf("%-10s %-18s %6s %9s %16s\n", "n", "algorithm", "runs", "distinct", "first hash");
     for (size_t s = 0; s < count; ++s) {
         const size_t n = sizes[s], bytes = n * elem, out_bytes = reduce ? elem : bytes;
         unsigned char *in = malloc(bytes ? bytes : 1), *got = malloc(out_bytes ? out_bytes : 1);
@@ -226,7 +226,7 @@ int clprim_bench_repeat_check(bench *b, clprim_type type, clprim_op op, int excl
                 printf("%-10zu %-18s failed: %s\n", n, name, why);
                 continue;
             }
-            printf("%-10zu %-18s %6d %9d %018llx%s\n", n, name, runs, distinct,
+            printf("%-10zu %-18s %6d %9d %016llx%s\n", n, name, runs, distinct,
                    (unsigned long long)hashes[0],
                    distinct > 1 && b->repro != CLPRIM_REPRO_NONE ? "  NOT REPRODUCIBLE" : "");
             if (distinct > 1 && b->repro != CLPRIM_REPRO_NONE)
