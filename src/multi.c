@@ -14,6 +14,8 @@
  * so the bound is 2P/3 times one device. */
 #include "internal.h"
 
+#include "portable_abi.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,9 +71,9 @@ static clprim_status bad_type(const clprim_part *parts, size_t count, int type)
                : CLPRIM_UNKNOWN_TYPE;
 }
 
-/* PORTABLE (issue 33) would need the parts split on the portable tiles and
- * their totals folded in one device's tree: not yet, so refused for the
- * elements whose order matters, in the first part's context. */
+/* PORTABLE (issue 33) for the scan would need its carries folded in one
+ * device's tree: not yet, so refused for the elements whose order matters,
+ * in the first part's context. */
 static clprim_status check_portable(const clprim_part *parts, size_t count, clprim_repro repro,
                                     clprim_type type, clprim_op op,
                                     const clprim_operator *custom)
@@ -80,7 +82,7 @@ static clprim_status check_portable(const clprim_part *parts, size_t count, clpr
     if (repro != CLPRIM_REPRO_PORTABLE || clprim__fold_is_exact(type, op, custom))
         return CLPRIM_SUCCESS;
     return ctx ? clprim__fail_unlocked(ctx, CLPRIM_UNSUPPORTED,
-                                       "desc->repro portable: the multi-device calls do not "
+                                       "desc->repro portable: the multi-device scan does not "
                                        "implement it yet for %s",
                                        custom ? "a custom operator" : clprim_type_name(type))
                : CLPRIM_UNSUPPORTED;
@@ -512,6 +514,72 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
     return multi_end(&m, st);
 }
 
+/* PORTABLE reduce (issue 33; cl/portable_abi.h): one device folds the tile
+ * totals of the whole array level after level, so when every part but the
+ * last non-empty one holds whole tiles (else refused), the parts' tile
+ * totals, gathered in order, are that first level: folded on part 0's
+ * device by the portable reduce they give one device's bits, for any number
+ * of parts. Blocking. */
+static clprim_status portable_reduce(multi *m, const clprim_reduce_desc *desc, size_t elem,
+                                     void *value)
+{
+    const clprim_part *parts = m->parts;
+    size_t k, last = 0, tiles = 0, at = 0;
+    unsigned char *totals = NULL;
+    clprim_reduce_desc rd = part_reduce_desc(desc, &parts[0], &m->p[0]);
+    clprim_status st = CLPRIM_SUCCESS;
+    for (k = 0; k < m->count; ++k)
+        last = parts[k].n ? k : last;
+    for (k = 0; k < m->count && st == CLPRIM_SUCCESS; ++k) {
+        if (parts[k].n % PORTABLE_TILE && k != last)
+            st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_UNSUPPORTED,
+                                       "desc->repro portable: parts[%zu].n = %zu is not a "
+                                       "multiple of %d elements (the portable tile): split the "
+                                       "array on tile boundaries", k, parts[k].n, PORTABLE_TILE);
+        tiles += (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+    }
+    if (st == CLPRIM_SUCCESS && !(totals = clprim__calloc(tiles ? tiles : 1, elem)))
+        st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    for (k = 0; k < m->count && st == CLPRIM_SUCCESS; ++k) {
+        const size_t g = (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+        const clprim_reduce_desc prd = part_reduce_desc(desc, &parts[k], &m->p[k]);
+        cl_event done = NULL;
+        cl_int err = CL_SUCCESS;
+        cl_mem buf;
+        if (!g)
+            continue;
+        buf = clCreateBuffer(clprim_context_cl_context(parts[k].ctx), CL_MEM_READ_WRITE,
+                             g * elem, NULL, &err);
+        if (!buf)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "clCreateBuffer of %zu tile totals failed: %s", g,
+                                       clprim_status_string((clprim_status)err));
+        m->p[k].used = 1;
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__reduce_portable_tiles(parts[k].ctx, m->p[k].queue, &prd, parts[k].in,
+                                               parts[k].in_off, parts[k].n, buf, 0, &done);
+        if (st == CLPRIM_SUCCESS &&
+            (err = clEnqueueReadBuffer(m->p[k].queue, buf, CL_TRUE, 0, g * elem,
+                                       totals + at * elem, 1, &done, NULL)) != CL_SUCCESS)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "reading the tile totals failed: %s",
+                                       clprim_status_string((clprim_status)err));
+        if (done)
+            clReleaseEvent(done);
+        if (buf)
+            clReleaseMemObject(buf);
+        at += g;
+    }
+    /* one tile is the whole fold; the totals are of the output type */
+    rd.transform = NULL;
+    if (st == CLPRIM_SUCCESS && tiles == 1)
+        memcpy(value, totals, elem);
+    else if (st == CLPRIM_SUCCESS)
+        st = clprim_reduce_host(parts[0].ctx, &rd, totals, tiles, value);
+    free(totals);
+    return st;
+}
+
 clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_part *parts,
                                   size_t num_parts, void *value)
 {
@@ -529,13 +597,14 @@ clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_p
     if (!value)
         return clprim__fail_unlocked(parts[0].ctx, CLPRIM_INVALID_ARGUMENT, "value is NULL");
     st = check_part_fields(parts, num_parts, MULTI_REDUCE, desc->custom, 0);
-    if (st == CLPRIM_SUCCESS)
-        st = check_portable(parts, num_parts, desc->repro, desc->type, desc->op, desc->custom);
     if (st != CLPRIM_SUCCESS)
         return st;
     st = multi_begin(&m, parts, num_parts, elem, 0);
     if (st == CLPRIM_SUCCESS && desc->transform)
         st = multi_rebase(&m, desc->transform->expression);
+    if (st == CLPRIM_SUCCESS && desc->repro == CLPRIM_REPRO_PORTABLE &&
+        !clprim__fold_is_exact(desc->type, desc->op, desc->custom))
+        return multi_end(&m, portable_reduce(&m, desc, elem, value));
     for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k)
         st = part_total(&m, k, desc, elem, 0);
     if (st == CLPRIM_SUCCESS)

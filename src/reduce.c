@@ -77,6 +77,7 @@ typedef struct reduce_args {
     const clprim_reduce_desc *d;
     cl_mem in, result;
     size_t in_off, n, result_off;
+    int tiles_only; /* PORTABLE's first level alone: one total per tile to result */
 } reduce_args;
 
 /* One call, validated by the launch layer: parameters, program, grid, and
@@ -107,6 +108,8 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
                              CLPRIM_REPRO_PORTABLE, "the reduce", &level);
     if (st != CLPRIM_SUCCESS)
         return st;
+    if (a->tiles_only && level != CLPRIM_REPRO_PORTABLE)
+        return clprim__fail(ctx, CLPRIM_INTERNAL, "portable tile totals of a non-portable reduce");
     if (level == CLPRIM_REPRO_PORTABLE) {
         algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
         t.wg_size = PORTABLE_WG;
@@ -165,7 +168,8 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     m = a->n;
     temp_n = 0;
     do {
-        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &l->elem)) == 1;
+        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &l->elem)) == 1 ||
+                         a->tiles_only;
         cl_mem dst = last ? a->result : clprim__pool_mem(buf);
         const size_t dst_off = last ? a->result_off : temp_n;
         st = launch_level(l, prog, kernels[algo], src, off, m, dst, dst_off,
@@ -176,7 +180,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         m = groups;
         temp_n += groups;
         prog = below;
-    } while (st == CLPRIM_SUCCESS && groups > 1);
+    } while (st == CLPRIM_SUCCESS && groups > 1 && !a->tiles_only);
     return st;
 }
 
@@ -194,7 +198,11 @@ static void describe(clprim__call *c, const reduce_args *a, cl_command_queue que
         .num_buffers = 2,
         .buffers = {
             {.name = "in", .mem = a->in, .off = a->in_off, .count = a->n},
-            {.name = "result", .mem = a->result, .off = a->result_off, .count = 1, .written = 1}}};
+            {.name = "result",
+             .mem = a->result,
+             .off = a->result_off,
+             .count = a->tiles_only ? (a->n + PORTABLE_TILE - 1) / PORTABLE_TILE : 1,
+             .written = 1}}};
     *c = call;
     if (a->d) {
         c->type = a->d->type;
@@ -318,4 +326,16 @@ clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size
     default: *mean = sum.d / (double)n; break;
     }
     return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__reduce_portable_tiles(clprim_context *ctx, cl_command_queue queue,
+                                            const clprim_reduce_desc *d, cl_mem in,
+                                            size_t in_off, size_t n, cl_mem out, size_t out_off,
+                                            cl_event *event)
+{
+    const reduce_args a = {.d = d, .in = in, .result = out, .in_off = in_off, .n = n,
+                           .result_off = out_off, .tiles_only = 1};
+    clprim__call call;
+    describe(&call, &a, queue, 0, NULL);
+    return clprim__launch_run(ctx, &call, reduce_body, &a, event);
 }

@@ -304,6 +304,42 @@ static void test_portable_reduce(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* PORTABLE multi-device reduce: split on tile boundaries into 1 to 4 parts
+ * (an empty one among them), the bits of one device's PORTABLE reduce (the
+ * reference's); a split inside a tile is refused. The parts share one
+ * context here: what matters is how the array is cut. */
+static void test_portable_multi(void **state)
+{
+    const size_t n = 300007, tile = 1024;
+    static const size_t cuts[][4] = {{300007}, {2048, 297959}, {1024, 0, 150528, 148455},
+                                     {tile * 100, tile * 50, tile * 3, 300007 - tile * 153}};
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0x3a17);
+    cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_ONLY);
+    const clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                                  CLPRIM_REPRO_PORTABLE};
+    float want, got;
+    clprim_part parts[4];
+    (void)state;
+    assert_int_equal(clprim_ref_reduce_portable(CLPRIM_TYPE_FLOAT, in, n, &want), 0);
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; ++c) {
+        size_t count = 0, at = 0;
+        for (; count < 4 && at < n; ++count) {
+            parts[count] = (clprim_part){.ctx = ctx, .in = b, .in_off = at, .n = cuts[c][count]};
+            at += cuts[c][count];
+        }
+        got = -1.0f;
+        assert_int_equal(clprim_multi_reduce(&d, parts, count, &got), CLPRIM_SUCCESS);
+        if (memcmp(&want, &got, sizeof got))
+            fail_msg("%zu parts: %.9g, one device %.9g", count, (double)got, (double)want);
+    }
+    parts[0] = (clprim_part){.ctx = ctx, .in = b, .n = 1000};
+    parts[1] = (clprim_part){.ctx = ctx, .in = b, .in_off = 1000, .n = n - 1000};
+    assert_int_equal(tu_refused(ctx, clprim_multi_reduce(&d, parts, 2, &got), CLPRIM_UNSUPPORTED,
+                                "portable tile"), 0);
+    clReleaseMemObject(b);
+    free(in);
+}
+
 /* FNV-1a of a result's bits. */
 static uint64_t hash_bits(const void *p, size_t bytes)
 {
@@ -444,17 +480,19 @@ static void test_levels(void **state)
                                                                     n),
                                     CLPRIM_UNSUPPORTED, "desc->repro run-to-run"), 0);
     }
-    /* the multi-device calls: RUN_TO_RUN reaches the parts; PORTABLE is
-     * refused for floats (their split does not follow the portable tiles) */
+    /* the multi-device calls: RUN_TO_RUN reaches the parts; the PORTABLE
+     * scan is refused for floats (test_portable_multi: the reduce) */
     {
-        cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_ONLY);
-        const clprim_part part = {.ctx = ctx, .in = b, .n = n};
+        cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_WRITE);
+        const clprim_part part = {.ctx = ctx, .in = b, .n = n},
+                          inplace = {.ctx = ctx, .in = b, .out = b, .n = n};
         rd = (clprim_reduce_desc){CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL,
-                                  NULL, CLPRIM_REPRO_PORTABLE};
-        assert_int_equal(tu_refused(ctx, clprim_multi_reduce(&rd, &part, 1, &v),
-                                    CLPRIM_UNSUPPORTED, "desc->repro portable"), 0);
-        rd.repro = CLPRIM_REPRO_RUN_TO_RUN;
+                                  NULL, CLPRIM_REPRO_RUN_TO_RUN};
         assert_int_equal(clprim_multi_reduce(&rd, &part, 1, &v), CLPRIM_SUCCESS);
+        d = (clprim_scan_desc){CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
+                               CLPRIM_REPRO_PORTABLE};
+        assert_int_equal(tu_refused(ctx, clprim_multi_scan(&d, &inplace, 1), CLPRIM_UNSUPPORTED,
+                                    "desc->repro portable"), 0);
         clReleaseMemObject(b);
     }
     /* the table's look-back refuses RUN_TO_RUN (AUTO takes rows then
@@ -477,7 +515,7 @@ int main(void)
         cmocka_unit_test(test_levels), cmocka_unit_test(test_run_to_run_scan),
         cmocka_unit_test(test_run_to_run_custom),
         cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce),
-        cmocka_unit_test(test_portable_scan)};
+        cmocka_unit_test(test_portable_scan), cmocka_unit_test(test_portable_multi)};
     int failed;
     ctx = tu_context();
     assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);
