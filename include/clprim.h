@@ -207,13 +207,14 @@ typedef enum clprim_op {
  *               same bits everywhere). test_repro checks the bits against a
  *               host reference of that order and against stored hashes.
  *               Cost: several passes instead of one (to be measured; the
- *               target is within 1.3x of NONE). clprim_multi_reduce gives one
- *               device's bits for any number of parts when every part but
- *               the last non-empty one holds whole tiles of 1024 elements
- *               (PORTABLE_TILE; other splits are refused). Refused
+ *               target is within 1.3x of NONE). clprim_multi_reduce and
+ *               clprim_multi_scan give one device's bits for any number of
+ *               parts when every part but the last non-empty one holds whole
+ *               tiles of 1024 elements (PORTABLE_TILE; other splits are
+ *               refused); they then block until done. Refused
  *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floats by the
- *               multi-device scan and the MPI calls (not implemented yet),
- *               the segmented calls and the summed-area table.
+ *               MPI calls (not implemented yet), the segmented calls and the
+ *               summed-area table.
  * Integer types and min / max of any built-in type give exact results in
  * any order: every level is accepted for them and runs the ordinary path at
  * full speed (the level changes nothing). A custom operator counts as

@@ -358,6 +358,14 @@ char *clprim__element_uncontracted(const char *defines);
  * PORTABLE_TILE) of them; d->repro must be PORTABLE and the element inexact
  * (the multi-device reduce gathers them to fold them as one device would).
  * Non-blocking, as clprim_reduce. */
+/* PORTABLE's last scan step alone: the tiles of in (n >= 1 elements) to
+ * out, tile g from carries[carries_off + g] (ceil(n / PORTABLE_TILE) of
+ * them); d->repro must be PORTABLE and the element inexact (the
+ * multi-device scan computes the carries as one device would). */
+clprim_status clprim__scan_portable_tiles(clprim_context *ctx, cl_command_queue queue,
+                                          const clprim_scan_desc *d, cl_mem carries,
+                                          size_t carries_off, cl_mem in, size_t in_off,
+                                          cl_mem out, size_t out_off, size_t n, cl_event *event);
 clprim_status clprim__reduce_portable_tiles(clprim_context *ctx, cl_command_queue queue,
                                             const clprim_reduce_desc *d, cl_mem in,
                                             size_t in_off, size_t n, cl_mem out, size_t out_off,

@@ -71,23 +71,6 @@ static clprim_status bad_type(const clprim_part *parts, size_t count, int type)
                : CLPRIM_UNKNOWN_TYPE;
 }
 
-/* PORTABLE (issue 33) for the scan would need its carries folded in one
- * device's tree: not yet, so refused for the elements whose order matters,
- * in the first part's context. */
-static clprim_status check_portable(const clprim_part *parts, size_t count, clprim_repro repro,
-                                    clprim_type type, clprim_op op,
-                                    const clprim_operator *custom)
-{
-    clprim_context *ctx = first_ctx(parts, count);
-    if (repro != CLPRIM_REPRO_PORTABLE || clprim__fold_is_exact(type, op, custom))
-        return CLPRIM_SUCCESS;
-    return ctx ? clprim__fail_unlocked(ctx, CLPRIM_UNSUPPORTED,
-                                       "desc->repro portable: the multi-device scan does not "
-                                       "implement it yet for %s",
-                                       custom ? "a custom operator" : clprim_type_name(type))
-               : CLPRIM_UNSUPPORTED;
-}
-
 /* The checks every multi-part call starts with; desc: the descriptor. */
 static clprim_status check_parts(const void *desc, const clprim_part *parts, size_t count)
 {
@@ -445,6 +428,143 @@ static clprim_status gather_totals(multi *m, size_t k, size_t elem, const clprim
     return st;
 }
 
+/* PORTABLE (issue 33; cl/portable_abi.h): one device's first reduce level
+ * is the tile totals of the whole array, so when every part but the last
+ * non-empty one holds whole tiles (else refused), the parts' tile totals,
+ * gathered in order, are that level. To *totals (heap, *tiles of them, at
+ * least one element allocated). Blocking. */
+static clprim_status gather_tile_totals(multi *m, const clprim_reduce_desc *desc, size_t elem,
+                                        unsigned char **totals, size_t *tiles)
+{
+    const clprim_part *parts = m->parts;
+    size_t k, last = 0, at = 0;
+    clprim_status st = CLPRIM_SUCCESS;
+    *tiles = 0;
+    *totals = NULL;
+    for (k = 0; k < m->count; ++k)
+        last = parts[k].n ? k : last;
+    for (k = 0; k < m->count && st == CLPRIM_SUCCESS; ++k) {
+        if (parts[k].n % PORTABLE_TILE && k != last)
+            st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_UNSUPPORTED,
+                                       "desc->repro portable: parts[%zu].n = %zu is not a "
+                                       "multiple of %d elements (the portable tile): split the "
+                                       "array on tile boundaries", k, parts[k].n, PORTABLE_TILE);
+        *tiles += (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+    }
+    if (st == CLPRIM_SUCCESS && !(*totals = clprim__calloc(*tiles ? *tiles : 1, elem)))
+        st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    for (k = 0; k < m->count && st == CLPRIM_SUCCESS; ++k) {
+        const size_t g = (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+        const clprim_reduce_desc prd = part_reduce_desc(desc, &parts[k], &m->p[k]);
+        cl_event done = NULL;
+        cl_int err = CL_SUCCESS;
+        cl_mem buf;
+        if (!g)
+            continue;
+        buf = clCreateBuffer(clprim_context_cl_context(parts[k].ctx), CL_MEM_READ_WRITE,
+                             g * elem, NULL, &err);
+        if (!buf)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "clCreateBuffer of %zu tile totals failed: %s", g,
+                                       clprim_status_string((clprim_status)err));
+        m->p[k].used = 1;
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__reduce_portable_tiles(parts[k].ctx, m->p[k].queue, &prd, parts[k].in,
+                                               parts[k].in_off, parts[k].n, buf, 0, &done);
+        if (st == CLPRIM_SUCCESS &&
+            (err = clEnqueueReadBuffer(m->p[k].queue, buf, CL_TRUE, 0, g * elem,
+                                       *totals + at * elem, 1, &done, NULL)) != CL_SUCCESS)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "reading the tile totals failed: %s",
+                                       clprim_status_string((clprim_status)err));
+        if (done)
+            clReleaseEvent(done);
+        if (buf)
+            clReleaseMemObject(buf);
+        at += g;
+    }
+    return st;
+}
+
+/* PORTABLE reduce: the gathered tile totals folded on part 0's device by the
+ * portable reduce, which is one device's next levels: the same bits for any
+ * number of parts. Blocking. */
+static clprim_status portable_reduce(multi *m, const clprim_reduce_desc *desc, size_t elem,
+                                     void *value)
+{
+    clprim_reduce_desc rd = part_reduce_desc(desc, &m->parts[0], &m->p[0]);
+    unsigned char *totals;
+    size_t tiles;
+    clprim_status st = gather_tile_totals(m, desc, elem, &totals, &tiles);
+    /* one tile is the whole fold; the totals are of the output type */
+    rd.transform = NULL;
+    if (st == CLPRIM_SUCCESS && tiles == 1)
+        memcpy(value, totals, elem);
+    else if (st == CLPRIM_SUCCESS)
+        st = clprim_reduce_host(m->parts[0].ctx, &rd, totals, tiles, value);
+    free(totals);
+    return st;
+}
+
+/* PORTABLE scan: one device scans its tile totals (exclusive, from the
+ * identity) into the tiles' carries by the portable scan and then every
+ * tile from its carry; here the gathered totals are scanned so on part 0's
+ * device and each part's tiles take their share of the carries. The same
+ * bits as one device for any number of parts. Blocking. */
+static clprim_status portable_scan(multi *m, const clprim_scan_desc *desc, size_t elem)
+{
+    const clprim_part *parts = m->parts;
+    const clprim_reduce_desc rd = {.type = desc->type, .op = desc->op, .custom = desc->custom,
+                                   .transform = desc->transform, .repro = desc->repro};
+    clprim_scan_desc cd = part_scan_desc(desc, &parts[0], &m->p[0]);
+    unsigned char *totals;
+    size_t tiles, k, at = 0;
+    clprim_status st = gather_tile_totals(m, &rd, elem, &totals, &tiles);
+    /* one tile: no carry (as on one device) */
+    for (k = 0; st == CLPRIM_SUCCESS && tiles == 1 && k < m->count; ++k)
+        if (parts[k].n) {
+            const clprim_scan_desc sd = part_scan_desc(desc, &parts[k], &m->p[k]);
+            st = clprim_scan(parts[k].ctx, m->p[k].queue, &sd, parts[k].in, parts[k].in_off,
+                             parts[k].out, parts[k].out_off, parts[k].n, 0, NULL, NULL);
+        }
+    cd.transform = NULL;
+    cd.exclusive = 1;
+    if (st == CLPRIM_SUCCESS && tiles > 1)
+        st = clprim_scan_host(parts[0].ctx, &cd, totals, totals, tiles);
+    for (k = 0; st == CLPRIM_SUCCESS && tiles > 1 && k < m->count; ++k) {
+        const size_t g = (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+        const clprim_scan_desc sd = part_scan_desc(desc, &parts[k], &m->p[k]);
+        cl_event done = NULL;
+        cl_int err = CL_SUCCESS;
+        cl_mem buf;
+        if (!g)
+            continue;
+        buf = clCreateBuffer(clprim_context_cl_context(parts[k].ctx),
+                             CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, g * elem,
+                             totals + at * elem, &err);
+        if (!buf)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "clCreateBuffer of %zu carries failed: %s", g,
+                                       clprim_status_string((clprim_status)err));
+        m->p[k].used = 1;
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__scan_portable_tiles(parts[k].ctx, m->p[k].queue, &sd, buf, 0,
+                                             parts[k].in, parts[k].in_off, parts[k].out,
+                                             parts[k].out_off, parts[k].n, &done);
+        if (st == CLPRIM_SUCCESS && (err = clWaitForEvents(1, &done)) != CL_SUCCESS)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "scanning part %zu failed: %s", k,
+                                       clprim_status_string((clprim_status)err));
+        if (done)
+            clReleaseEvent(done);
+        if (buf)
+            clReleaseMemObject(buf);
+        at += g;
+    }
+    free(totals);
+    return st;
+}
+
 clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part *parts,
                                 size_t num_parts)
 {
@@ -459,8 +579,6 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
         return bad_type(parts, num_parts, (int)desc->type);
     st = check_part_fields(parts, num_parts, MULTI_SCAN, desc->custom, 0);
     if (st == CLPRIM_SUCCESS)
-        st = check_portable(parts, num_parts, desc->repro, desc->type, desc->op, desc->custom);
-    if (st == CLPRIM_SUCCESS)
         st = check_part_overlaps(parts, num_parts,
                                  clprim__transform_input_size(desc->transform, elem), elem);
     if (st != CLPRIM_SUCCESS)
@@ -468,6 +586,9 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
     st = multi_begin(&m, parts, num_parts, elem, 1);
     if (st == CLPRIM_SUCCESS && desc->transform)
         st = multi_rebase(&m, desc->transform->expression);
+    if (st == CLPRIM_SUCCESS && desc->repro == CLPRIM_REPRO_PORTABLE &&
+        !clprim__fold_is_exact(desc->type, desc->op, desc->custom))
+        return multi_end(&m, portable_scan(&m, desc, elem));
     /* every part's total but the last's, in flight to the host */
     for (k = 0; st == CLPRIM_SUCCESS && k + 1 < num_parts; ++k) {
         const clprim_reduce_desc rd = {.type = desc->type,
@@ -512,72 +633,6 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
         }
     }
     return multi_end(&m, st);
-}
-
-/* PORTABLE reduce (issue 33; cl/portable_abi.h): one device folds the tile
- * totals of the whole array level after level, so when every part but the
- * last non-empty one holds whole tiles (else refused), the parts' tile
- * totals, gathered in order, are that first level: folded on part 0's
- * device by the portable reduce they give one device's bits, for any number
- * of parts. Blocking. */
-static clprim_status portable_reduce(multi *m, const clprim_reduce_desc *desc, size_t elem,
-                                     void *value)
-{
-    const clprim_part *parts = m->parts;
-    size_t k, last = 0, tiles = 0, at = 0;
-    unsigned char *totals = NULL;
-    clprim_reduce_desc rd = part_reduce_desc(desc, &parts[0], &m->p[0]);
-    clprim_status st = CLPRIM_SUCCESS;
-    for (k = 0; k < m->count; ++k)
-        last = parts[k].n ? k : last;
-    for (k = 0; k < m->count && st == CLPRIM_SUCCESS; ++k) {
-        if (parts[k].n % PORTABLE_TILE && k != last)
-            st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_UNSUPPORTED,
-                                       "desc->repro portable: parts[%zu].n = %zu is not a "
-                                       "multiple of %d elements (the portable tile): split the "
-                                       "array on tile boundaries", k, parts[k].n, PORTABLE_TILE);
-        tiles += (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
-    }
-    if (st == CLPRIM_SUCCESS && !(totals = clprim__calloc(tiles ? tiles : 1, elem)))
-        st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-    for (k = 0; k < m->count && st == CLPRIM_SUCCESS; ++k) {
-        const size_t g = (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
-        const clprim_reduce_desc prd = part_reduce_desc(desc, &parts[k], &m->p[k]);
-        cl_event done = NULL;
-        cl_int err = CL_SUCCESS;
-        cl_mem buf;
-        if (!g)
-            continue;
-        buf = clCreateBuffer(clprim_context_cl_context(parts[k].ctx), CL_MEM_READ_WRITE,
-                             g * elem, NULL, &err);
-        if (!buf)
-            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
-                                       "clCreateBuffer of %zu tile totals failed: %s", g,
-                                       clprim_status_string((clprim_status)err));
-        m->p[k].used = 1;
-        if (st == CLPRIM_SUCCESS)
-            st = clprim__reduce_portable_tiles(parts[k].ctx, m->p[k].queue, &prd, parts[k].in,
-                                               parts[k].in_off, parts[k].n, buf, 0, &done);
-        if (st == CLPRIM_SUCCESS &&
-            (err = clEnqueueReadBuffer(m->p[k].queue, buf, CL_TRUE, 0, g * elem,
-                                       totals + at * elem, 1, &done, NULL)) != CL_SUCCESS)
-            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
-                                       "reading the tile totals failed: %s",
-                                       clprim_status_string((clprim_status)err));
-        if (done)
-            clReleaseEvent(done);
-        if (buf)
-            clReleaseMemObject(buf);
-        at += g;
-    }
-    /* one tile is the whole fold; the totals are of the output type */
-    rd.transform = NULL;
-    if (st == CLPRIM_SUCCESS && tiles == 1)
-        memcpy(value, totals, elem);
-    else if (st == CLPRIM_SUCCESS)
-        st = clprim_reduce_host(parts[0].ctx, &rd, totals, tiles, value);
-    free(totals);
-    return st;
 }
 
 clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_part *parts,

@@ -284,6 +284,7 @@ typedef struct scan_args {
     cl_mem in, out;
     size_t in_off, out_off, n;
     scan_init init;
+    int tile_carries; /* PORTABLE's last step alone: init holds one carry per tile */
 } scan_args;
 
 /* PORTABLE (issue 33; cl/portable_abi.h) over n elements: the tile totals
@@ -346,14 +347,25 @@ static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const 
         st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable scan runs "
                           "%d work-items per work-group, which %s cannot", PORTABLE_WG,
                           ctx->info.device_name);
-    for (m = a->n; m > PORTABLE_TILE; m = (m + PORTABLE_TILE - 1) / PORTABLE_TILE)
+    for (m = a->n; m > PORTABLE_TILE && !a->tile_carries; m = (m + PORTABLE_TILE - 1) / PORTABLE_TILE)
         temp_n += 2 * ((m + PORTABLE_TILE - 1) / PORTABLE_TILE);
     if (st == CLPRIM_SUCCESS && temp_n)
         st = clprim__launch_temp(l, temp_n * l->elem.size, &buf);
-    if (st == CLPRIM_SUCCESS)
+    if (st == CLPRIM_SUCCESS && a->tile_carries) {
+        /* the carries given: the tiles alone */
+        const cl_ulong in_off = a->in_off, out_off = a->out_off, n = a->n, off = a->init.off;
+        const cl_uint tiles_flags = flags | PORTABLE_CARRY;
+        const clprim__arg args[] = {CLPRIM__ARG(a->in),   CLPRIM__ARG(in_off),
+                                    CLPRIM__ARG(a->out),  CLPRIM__ARG(out_off),
+                                    CLPRIM__ARG(n),       CLPRIM__ARG(a->init.mem),
+                                    CLPRIM__ARG(off),     CLPRIM__ARG(tiles_flags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args,
+                                   (size_t)((n + PORTABLE_TILE - 1) / PORTABLE_TILE), PORTABLE_WG);
+    } else if (st == CLPRIM_SUCCESS) {
         st = portable_level(l, prog, plain, buf ? clprim__pool_mem(buf) : NULL, 0, a->in,
                             a->in_off, a->out, a->out_off, a->n, flags, a->init.mem,
                             a->init.off);
+    }
     return st;
 }
 
@@ -394,6 +406,8 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
         return st;
     if (transform)
         st = clprim__check_transform_in_place(l, d->transform, a->in, a->out);
+    if (st == CLPRIM_SUCCESS && a->tile_carries && level != CLPRIM_REPRO_PORTABLE)
+        st = clprim__fail(ctx, CLPRIM_INTERNAL, "portable tile carries for a non-portable scan");
     if (st == CLPRIM_SUCCESS && n && level == CLPRIM_REPRO_PORTABLE)
         st = scan_portable(l, a, transform);
     if (st != CLPRIM_SUCCESS || n == 0 || level == CLPRIM_REPRO_PORTABLE) {
@@ -495,10 +509,11 @@ clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, 
 static clprim_status scan_call(clprim_context *ctx, cl_command_queue queue,
                                const clprim_scan_desc *d, scan_init init, cl_mem in, size_t in_off,
                                cl_mem out, size_t out_off, size_t n, cl_uint num_wait,
-                               const cl_event *wait, cl_event *event, int with_init)
+                               const cl_event *wait, cl_event *event, int with_init,
+                               int tile_carries)
 {
-    const scan_args a = {
-        .d = d, .in = in, .out = out, .in_off = in_off, .out_off = out_off, .n = n, .init = init};
+    const scan_args a = {.d = d, .in = in, .out = out, .in_off = in_off, .out_off = out_off,
+                         .n = n, .init = init, .tile_carries = tile_carries};
     clprim__call call = {
         .desc = d,
         .algorithm_count = CLPRIM_SCAN_ALGORITHM_COUNT_,
@@ -509,7 +524,10 @@ static clprim_status scan_call(clprim_context *ctx, cl_command_queue queue,
         .num_buffers = 2,
         .buffers = {{.name = "in", .mem = in, .off = in_off, .count = n},
                     {.name = "out", .mem = out, .off = out_off, .count = n, .written = 1},
-                    {.name = "init", .mem = init.mem, .off = (size_t)init.off, .count = 1}},
+                    {.name = tile_carries ? "carries" : "init",
+                     .mem = init.mem,
+                     .off = (size_t)init.off,
+                     .count = tile_carries ? (n + PORTABLE_TILE - 1) / PORTABLE_TILE : 1}},
         .in_place = 1};
     if (with_init)
         call.num_buffers = 3;
@@ -534,7 +552,8 @@ clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clp
                           cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const scan_init none = {0};
-    return scan_call(ctx, queue, d, none, in, in_off, out, out_off, n, num_wait, wait, event, 0);
+    return scan_call(ctx, queue, d, none, in, in_off, out, out_off, n, num_wait, wait, event, 0,
+                     0);
 }
 
 clprim_status clprim_scan_init(clprim_context *ctx, cl_command_queue queue,
@@ -543,7 +562,8 @@ clprim_status clprim_scan_init(clprim_context *ctx, cl_command_queue queue,
                                cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const scan_init carry = {.mem = init, .off = init_off};
-    return scan_call(ctx, queue, d, carry, in, in_off, out, out_off, n, num_wait, wait, event, 1);
+    return scan_call(ctx, queue, d, carry, in, in_off, out, out_off, n, num_wait, wait, event, 1,
+                     0);
 }
 
 /* clprim_scan_host and clprim_scan_init_host: init NULL is no carry-in. */
@@ -607,4 +627,13 @@ clprim_status clprim_scan_init_host(clprim_context *ctx, const clprim_scan_desc 
     if (ctx && !init)
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "init is NULL");
     return scan_host(ctx, d, init, in, out, n);
+}
+
+clprim_status clprim__scan_portable_tiles(clprim_context *ctx, cl_command_queue queue,
+                                          const clprim_scan_desc *d, cl_mem carries,
+                                          size_t carries_off, cl_mem in, size_t in_off,
+                                          cl_mem out, size_t out_off, size_t n, cl_event *event)
+{
+    const scan_init c = {carries, carries_off};
+    return scan_call(ctx, queue, d, c, in, in_off, out, out_off, n, 0, NULL, event, 1, 1);
 }

@@ -304,22 +304,27 @@ static void test_portable_reduce(void **state)
     assert_int_equal(failures, 0);
 }
 
-/* PORTABLE multi-device reduce: split on tile boundaries into 1 to 4 parts
- * (an empty one among them), the bits of one device's PORTABLE reduce (the
- * reference's); a split inside a tile is refused. The parts share one
- * context here: what matters is how the array is cut. */
+/* PORTABLE multi-device reduce and scan (inclusive and exclusive): split on
+ * tile boundaries into 1 to 4 parts (an empty one among them), the bits of
+ * one device's PORTABLE reduce and scan (the reference's); a split inside a
+ * tile is refused. The parts share one context here: what matters is how
+ * the array is cut. */
 static void test_portable_multi(void **state)
 {
     const size_t n = 300007, tile = 1024;
     static const size_t cuts[][4] = {{300007}, {2048, 297959}, {1024, 0, 150528, 148455},
                                      {tile * 100, tile * 50, tile * 3, 300007 - tile * 153}};
     float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0x3a17);
-    cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_ONLY);
+    cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_ONLY),
+           o = tu_buffer(ctx, n * sizeof(float), NULL, CL_MEM_READ_WRITE);
     const clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
                                   CLPRIM_REPRO_PORTABLE};
-    float want, got;
+    clprim_scan_desc sd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
+                           CLPRIM_REPRO_PORTABLE};
+    float want, got, *scan_want = malloc(n * sizeof(float)), *scan_got = malloc(n * sizeof(float));
     clprim_part parts[4];
     (void)state;
+    assert_true(scan_want && scan_got);
     assert_int_equal(clprim_ref_reduce_portable(CLPRIM_TYPE_FLOAT, in, n, &want), 0);
     for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; ++c) {
         size_t count = 0, at = 0;
@@ -331,13 +336,29 @@ static void test_portable_multi(void **state)
         assert_int_equal(clprim_multi_reduce(&d, parts, count, &got), CLPRIM_SUCCESS);
         if (memcmp(&want, &got, sizeof got))
             fail_msg("%zu parts: %.9g, one device %.9g", count, (double)got, (double)want);
+        for (size_t k = 0; k < count; ++k) {
+            parts[k].out = o;
+            parts[k].out_off = parts[k].in_off;
+        }
+        sd.exclusive = (int)(c % 2);
+        assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, sd.exclusive, NULL, in, n,
+                                                  scan_want), 0);
+        assert_int_equal(clprim_multi_scan(&sd, parts, count), CLPRIM_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(ctx), o, CL_TRUE, 0,
+                                             n * sizeof(float), scan_got, 0, NULL, NULL),
+                         CL_SUCCESS);
+        if (memcmp(scan_want, scan_got, n * sizeof(float)))
+            fail_msg("%zu parts: the scan differs from one device's", count);
     }
     parts[0] = (clprim_part){.ctx = ctx, .in = b, .n = 1000};
     parts[1] = (clprim_part){.ctx = ctx, .in = b, .in_off = 1000, .n = n - 1000};
     assert_int_equal(tu_refused(ctx, clprim_multi_reduce(&d, parts, 2, &got), CLPRIM_UNSUPPORTED,
                                 "portable tile"), 0);
     clReleaseMemObject(b);
+    clReleaseMemObject(o);
     free(in);
+    free(scan_want);
+    free(scan_got);
 }
 
 /* FNV-1a of a result's bits. */
@@ -480,19 +501,14 @@ static void test_levels(void **state)
                                                                     n),
                                     CLPRIM_UNSUPPORTED, "desc->repro run-to-run"), 0);
     }
-    /* the multi-device calls: RUN_TO_RUN reaches the parts; the PORTABLE
-     * scan is refused for floats (test_portable_multi: the reduce) */
+    /* the multi-device calls: RUN_TO_RUN reaches the parts (PORTABLE:
+     * test_portable_multi) */
     {
         cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_WRITE);
-        const clprim_part part = {.ctx = ctx, .in = b, .n = n},
-                          inplace = {.ctx = ctx, .in = b, .out = b, .n = n};
+        const clprim_part part = {.ctx = ctx, .in = b, .n = n};
         rd = (clprim_reduce_desc){CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL,
                                   NULL, CLPRIM_REPRO_RUN_TO_RUN};
         assert_int_equal(clprim_multi_reduce(&rd, &part, 1, &v), CLPRIM_SUCCESS);
-        d = (clprim_scan_desc){CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
-                               CLPRIM_REPRO_PORTABLE};
-        assert_int_equal(tu_refused(ctx, clprim_multi_scan(&d, &inplace, 1), CLPRIM_UNSUPPORTED,
-                                    "desc->repro portable"), 0);
         clReleaseMemObject(b);
     }
     /* the table's look-back refuses RUN_TO_RUN (AUTO takes rows then
