@@ -16,6 +16,7 @@ typedef struct scan_bench {
     clprim_type type;
     clprim_op op;
     int exclusive, reduce;
+    clprim_repro repro; /* --repro */
     size_t elem, n;
     unsigned char *host_in, *want, *got;
     uint64_t seed;
@@ -47,7 +48,7 @@ static void scan_head(void *self)
     printf("# %s %s %s, repro %s; GB/s = %s n sizeof(T) / median device time\n",
            clprim_type_name(c->type), clprim_op_name(c->op),
            c->reduce ? "reduce" : c->exclusive ? "exclusive scan" : "inclusive scan",
-           clprim_repro_name(c->d.repro), c->reduce ? "" : "2");
+           clprim_repro_name(c->repro), c->reduce ? "" : "2");
     if (c->reduce)
         printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %7s %7s %s\n", "n", "algorithm",
                "device_us", "host_us", "GB/s", "read GB/s", "ratio", "copy GB/s", "of copy",
@@ -89,10 +90,11 @@ static int scan_prepare(bench *b, void *self, bench_point *p)
 static const char *scan_variant(bench *b, void *self, bench_point *p)
 {
     scan_bench *c = self;
+    (void)b;
     c->d = (clprim_scan_desc){c->type, c->op, c->exclusive, (clprim_scan_algorithm)p->variant,
-                              NULL, NULL, b->repro};
+                              NULL, NULL, c->repro};
     c->rd = (clprim_reduce_desc){c->type, c->op, (clprim_reduce_algorithm)p->variant, NULL, NULL,
-                                 b->repro};
+                                 c->repro};
     return c->reduce ? clprim_reduce_algorithm_name(c->rd.algorithm)
                      : clprim_scan_algorithm_name(c->d.algorithm);
 }
@@ -141,7 +143,8 @@ int clprim_bench_scan(bench *b, clprim_type type, clprim_op op, int exclusive, i
                       int progress)
 {
     scan_bench c = {.type = type, .op = op, .exclusive = exclusive, .reduce = reduce,
-                    .elem = clprim_type_size(type), .seed = 0x243F6A8885A308D3ull};
+                    .repro = b->repro, .elem = clprim_type_size(type),
+                    .seed = 0x243F6A8885A308D3ull};
     bench_module m;
     m = (bench_module){
         BENCH_PARTS(scan), .self = &c, .unit = "elements", .n_width = 10, .name_width = 18,
