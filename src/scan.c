@@ -98,14 +98,17 @@ static size_t scan_local_bytes(const clprim__scan_tuning *t, const clprim_device
  * device's limits and the scan program's local memory. A single pass runs in a program of
  * its own work-group size (the same program where the sizes agree). */
 static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__element *e,
-                                       clprim__scan_tuning t, int single_pass)
+                                       clprim__scan_tuning t, int single_pass, int anchored)
 {
     const size_t elem = e->size;
     const clprim_device_info *d = &ctx->info;
     if (single_pass)
         t.wg_size = t.sp_wg_size;
-    /* leave room for what drivers keep in local memory themselves */
-    const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
+    /* leave room for what drivers keep in local memory themselves, and
+     * anchored, for the single pass's tree of tile totals (scan.cl: WG_SIZE
+     * elements) */
+    const size_t keep = 1024 + (anchored ? (size_t)t.sp_wg_size * elem : 0);
+    const size_t budget = d->local_mem_size > 2 * keep ? (size_t)d->local_mem_size - keep : 0;
     while (scan_local_bytes(&t, d, elem) > budget) {
         if (t.sp_tile_items > 1 && t.sp_tile_items >= t.tile_items)
             t.sp_tile_items /= 2;
@@ -418,10 +421,10 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     r.l = l;
     t = clprim__scan_tuning_for(ctx, e->size, n);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
-    t = scan_tuning(ctx, e, t, is_single_pass(algo));
+    anchored = level == CLPRIM_REPRO_RUN_TO_RUN && is_single_pass(algo);
+    t = scan_tuning(ctx, e, t, is_single_pass(algo), anchored);
     /* RUN_TO_RUN: the single pass anchors its look-back (lookback.clh); the
      * multi-pass algorithms combine in a fixed order already */
-    anchored = level == CLPRIM_REPRO_RUN_TO_RUN && is_single_pass(algo);
     scan_params(params, sizeof params, &t, sp_prefetch(e, &t),
                 anchored ? (t.repro_anchor ? t.repro_anchor : 32u) : 0u);
     /* anchored, a transform's vector and scalar (fallback) paths must round
