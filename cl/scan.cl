@@ -272,6 +272,12 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
     local T scratch[CLPRIM_WG_SCAN_SCRATCH], scratch2[CLPRIM_WG_SCAN_SCRATCH];
     local uint tickets[2];
     local T carry_slot;
+#if LB_ANCHOR
+    /* RUN_TO_RUN: every tile's own total in the one order its fallback
+     * reproduces (lookback.clh), the next tile's kept for its turn */
+    local T canon[WG_SIZE];
+    T own_next = IDENTITY;
+#endif
     const ulong tile = WG_SIZE * SP_TILE_ITEMS, tiles = (n + tile - 1) / tile;
     const int one_tile = (flags & SCAN_ONE_TILE) != 0, domino = (flags & SCAN_DOMINO) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
@@ -307,17 +313,27 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
             clprim_tile_fetch(r, in, next * tile, n, flags & SCAN_ALIGNED);
 #endif
         T total;
+#if LB_ANCHOR
+        const T own = (SP_PREFETCH && !first) ? own_next : clprim_tile_canon_local(s, canon);
+#endif
         const T prefix = clprim_tile_scan_begin_local(s, scratch, &total);
+#if LB_ANCHOR
+        total = own;
+#endif
 #if SP_PREFETCH
         /* the next tile's aggregate, published before this tile waits: tiles
          * after it may already be waiting for it (in any order: commutative;
          * next < tiles only when looping, so never for domino, and next >= 1) */
         if (next < tiles) {
+#if LB_ANCHOR
+            const T agg = own_next = clprim_tile_canon_regs(r, next * tile, n, canon);
+#else
             T v = IDENTITY, agg;
             for (uint k = 0; k < SP_CHUNKS; ++k)
                 v = OP(v, clprim_fold_vec(clprim_sp_cook(r[k], next * tile, n,
                                                          k * WG_SIZE + lid)));
             clprim_wg_exscan(v, scratch2, &agg);
+#endif
             if (lid == 0)
                 clprim_tile_publish(st, next, generation, TILE_AGGREGATE, agg);
         }

@@ -10,10 +10,10 @@ int main(void)
     const float values[] = {1, -2, 3, 4, 5, -6, 7, 8};
     const float want[] = {2, 0, 9, 0, 9};
     clprim_segments rows = {CLPRIM_SEGMENTS_OFFSETS, NULL, 0, CLPRIM_TYPE_INT32, NULL, 5};
-    clprim_reduce_desc sum = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    clprim_reduce_desc sum = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_transform positive = {CLPRIM_TYPE_FLOAT, "x > 0.0f"};
     clprim_scan_desc count = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL,
-                              &positive};
+                              &positive, CLPRIM_REPRO_NONE};
     float row_sums[5];
     cl_uint positives[8];
     size_t rows_out = 0, i;

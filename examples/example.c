@@ -7,7 +7,7 @@ int main(void)
 {
     clprim_context *ctx = NULL;
     /* int32 sum, inclusive, AUTO (spelt out, so that it compiles as C++ too) */
-    clprim_scan_desc desc = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_scan_desc desc = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     cl_int in[8] = {3, 1, 7, 0, 4, 1, 6, 3}, out[8];
     char why[512];
     clprim_status st;

@@ -9,9 +9,9 @@
 int main(int argc, char **argv)
 {
     const clprim_scan_desc exscan = {CLPRIM_TYPE_INT64, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL,
-                                     NULL};
+                                     NULL, CLPRIM_REPRO_NONE};
     const clprim_reduce_desc sum = {CLPRIM_TYPE_INT64, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL,
-                                    NULL};
+                                    NULL, CLPRIM_REPRO_NONE};
     clprim_context *ctx = NULL;
     cl_long first = -1, total = -1, want = 0, all = 0, *part;
     cl_mem buf = NULL;

@@ -11,7 +11,7 @@
 
 int main(void)
 {
-    const clprim_scan_desc sum = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_scan_desc sum = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_part parts[MAX_PARTS] = {{0}};
     clprim_context *ctx[MAX_PARTS] = {NULL};
     cl_device_id dev[MAX_PARTS];

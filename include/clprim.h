@@ -169,6 +169,74 @@ typedef enum clprim_op {
   CLPRIM_OP_COUNT_ /* not an operator */
 } clprim_op;
 
+/* Reproducibility (issue 33): how far a call's floating-point bits may vary.
+ * XX(NAME, number, lower-case name). Every descriptor of a call that folds
+ * values carries one (`repro`; 0, NONE, by default): clprim_scan_desc (scan,
+ * scan with a carry-in, transform-scan, segmented scan, the multi-device and
+ * MPI scans), clprim_reduce_desc (reduce, segmented reduce,
+ * the multi-device and MPI reduces) and clprim_sat_desc.
+ *   NONE        the fastest order. The bits of a float scan may change from
+ *               run to run (the single-pass scans combine predecessors in an
+ *               order that depends on timing); reduce, the multi-pass scans
+ *               and the rows-then-columns table are fixed for one device, n
+ *               and tuning anyway.
+ *   RUN_TO_RUN  the same bits on every run with the same device, n, offsets
+ *               (alignment), type, operator, tuning row and (multi-device,
+ *               MPI) split. The single-pass scans (DECOUPLED_LOOKBACK, DOMINO,
+ *               and AUTO where it takes them) use an anchored look-back
+ *               (docs/algorithms.md): every 32nd tile publishes its inclusive
+ *               prefix, every other tile combines that prefix and the
+ *               aggregates after it in one fixed tree, and the published
+ *               totals and the no-hang fallback use one fixed order inside
+ *               the tile. Cost: docs/performance.md (to be measured; the
+ *               target is within 5% of NONE at 2^28 on the H100). Reduce and
+ *               the multi-pass scans honour it as they are (no cost); the
+ *               summed-area table's AUTO takes ROWS_THEN_COLUMNS; MPI folds
+ *               the ranks' totals in rank order on the device (not with
+ *               MPI's own reductions, which fix no order). Refused
+ *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floats by the
+ *               segmented calls and the DECOUPLED_LOOKBACK table, which have
+ *               no anchored path yet.
+ *   PORTABLE    the same bits on every device clprim runs on (NVIDIA, PoCL,
+ *               Intel's CPU runtime, ...): scan and reduce, whatever
+ *               desc->algorithm, run the portable kernels, whose association
+ *               order is fixed in cl/portable_abi.h (tiles of 64 work-items
+ *               x 16 elements, trees in local memory that do not depend on
+ *               the SIMD width, FP_CONTRACT off); transforms, carry-ins and
+ *               custom operators included (the operator must itself give the
+ *               same bits everywhere). test_repro checks the bits against a
+ *               host reference of that order and against stored hashes.
+ *               Cost: several passes instead of one (to be measured; the
+ *               target is within 1.3x of NONE). clprim_multi_reduce and
+ *               clprim_multi_scan give one device's bits for any number of
+ *               parts when every part but the last non-empty one holds whole
+ *               tiles of 1024 elements (PORTABLE_TILE; other splits are
+ *               refused); they then block until done. Refused
+ *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floats by the
+ *               MPI calls (not implemented yet), the segmented calls and the
+ *               summed-area table.
+ * Integer types and min / max of any built-in type give exact results in
+ * any order: every level is accepted for them and runs the ordinary path at
+ * full speed (the level changes nothing). A custom operator counts as
+ * inexact (it may not be associative in floating point: exactly when the
+ * order matters). An unknown level is CLPRIM_INVALID_ARGUMENT
+ * ("desc->repro"). No build option of clprim enables unsafe math, so OpenCL
+ * C never reassociates; only the algorithms' orders vary. */
+#define CLPRIM_REPRO_MAP(XX)                                                   \
+  XX(NONE, 0, "none")                                                          \
+  XX(RUN_TO_RUN, 1, "run-to-run")                                              \
+  XX(PORTABLE, 2, "portable")
+
+typedef enum clprim_repro {
+#define CLPRIM_XX_(NAME, num, name) CLPRIM_REPRO_##NAME = num,
+  CLPRIM_REPRO_MAP(CLPRIM_XX_)
+#undef CLPRIM_XX_
+  CLPRIM_REPRO_COUNT_ /* not a level */
+} clprim_repro;
+
+/* "none", "run-to-run", "portable"; NULL for unknown values. */
+CLPRIM_API const char *clprim_repro_name(clprim_repro repro);
+
 /* "int32", "float", ...; "sum", "max", ...; NULL for unknown values. */
 CLPRIM_API const char *clprim_type_name(clprim_type type);
 CLPRIM_API const char *clprim_op_name(clprim_op op);
@@ -541,7 +609,7 @@ CLPRIM_API clprim_status clprim_expression_rebase(const char *expression, size_t
  * on devices that do not guarantee progress between work-groups. Float
  * results of DECOUPLED_LOOKBACK may differ in the last bits from run to run:
  * a tile combines either a predecessor's prefix or several aggregates,
- * depending on timing.
+ * depending on timing (desc->repro RUN_TO_RUN fixes the order: clprim_repro).
  * AUTO picks a single-pass algorithm only on devices, and up to the sizes,
  * where it has been measured correct and fastest (NVIDIA); the variable
  * CLPRIM_SCAN_SINGLE_PASS=1 / 0 forces AUTO to the single-pass /
@@ -579,6 +647,7 @@ typedef struct clprim_scan_desc {
                                       type instead of type and op, which must
                                       then be 0 (CLPRIM_INVALID_ARGUMENT) */
   const clprim_transform *transform; /* non-NULL: map each input element first */
+  clprim_repro repro;              /* reproducibility (clprim_repro) */
 } clprim_scan_desc;
 
 /* Scans n elements of `in` starting at element in_off into `out` starting at
@@ -673,6 +742,7 @@ typedef struct clprim_reduce_desc {
                                       then be 0 (CLPRIM_INVALID_ARGUMENT) */
   const clprim_transform *transform; /* non-NULL: map each input element first
                                         (clprim_transform) */
+  clprim_repro repro;              /* reproducibility (clprim_repro) */
 } clprim_reduce_desc;
 
 /* Folds n elements of `in` from element in_off with desc->op, and writes the
@@ -1072,6 +1142,7 @@ typedef struct clprim_sat_desc {
   clprim_pixel_type input;
   int exclusive;
   clprim_sat_algorithm algorithm;
+  clprim_repro repro;              /* reproducibility (clprim_repro) */
 } clprim_sat_desc;
 
 /* The summed-area table of a width x height image. The image is row-major

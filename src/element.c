@@ -240,3 +240,32 @@ clprim_status clprim__transform_params(clprim_context *ctx, const clprim_transfo
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     return CLPRIM_SUCCESS;
 }
+
+/* ---- reproducibility levels (issue 33) ---- */
+
+clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clprim_type type,
+                                  clprim_op op, const clprim_operator *custom,
+                                  clprim_repro honoured, const char *call, clprim_repro *level)
+{
+    *level = CLPRIM_REPRO_NONE;
+    if ((unsigned)repro >= CLPRIM_REPRO_COUNT_)
+        return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT, "desc->repro %d is not a clprim_repro",
+                            (int)repro);
+    /* integers and min / max are exact in any order: full speed at any level */
+    if (clprim__fold_is_exact(type, op, custom))
+        return CLPRIM_SUCCESS;
+    if (repro > honoured)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "desc->repro %s: %s does not implement it yet for %s (the levels "
+                            "it gives this element: up to %s)",
+                            clprim_repro_name(repro), call,
+                            custom ? "a custom operator" : clprim_type_name(type),
+                            clprim_repro_name(honoured));
+    *level = repro;
+    return CLPRIM_SUCCESS;
+}
+
+char *clprim__element_uncontracted(const char *defines)
+{
+    return clprim__format("#pragma OPENCL FP_CONTRACT OFF\n%s", defines);
+}

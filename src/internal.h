@@ -350,6 +350,39 @@ typedef struct clprim__element {
 clprim_status clprim__element_resolve(clprim_context *ctx, clprim_type type, clprim_op op,
                                       const clprim_operator *custom,
                                       const clprim_element *element, clprim__element *e);
+/* Reproducibility (issue 33). Whether folding (type, op) or the custom
+ * operator gives the same bits in any order (integers, min, max). */
+int clprim__fold_is_exact(clprim_type type, clprim_op op, const clprim_operator *custom);
+/* Checks desc->repro for a call (`call`, for the message) whose paths honour
+ * levels up to `honoured` for inexact elements: CLPRIM_INVALID_ARGUMENT for
+ * an unknown level, CLPRIM_UNSUPPORTED above `honoured`; *level gets the
+ * level the call must provide (NONE for exact elements, which need nothing). */
+clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clprim_type type,
+                                  clprim_op op, const clprim_operator *custom,
+                                  clprim_repro honoured, const char *call, clprim_repro *level);
+/* The element's defines with FP_CONTRACT off before everything (the
+ * reproducible levels' programs): no a * b + c in a transform, an operator
+ * or its source is fused on one device and rounded twice on another, or
+ * fused in a vector path and not in the fallback's scalar one. Heap; NULL
+ * when memory is short. */
+char *clprim__element_uncontracted(const char *defines);
+/* PORTABLE's first reduce level alone (cl/portable_abi.h): the total of
+ * each tile of in (n >= 1 elements) to out from out_off, ceil(n /
+ * PORTABLE_TILE) of them; d->repro must be PORTABLE and the element inexact
+ * (the multi-device reduce gathers them to fold them as one device would).
+ * Non-blocking, as clprim_reduce. */
+/* PORTABLE's last scan step alone: the tiles of in (n >= 1 elements) to
+ * out, tile g from carries[carries_off + g] (ceil(n / PORTABLE_TILE) of
+ * them); d->repro must be PORTABLE and the element inexact (the
+ * multi-device scan computes the carries as one device would). */
+clprim_status clprim__scan_portable_tiles(clprim_context *ctx, cl_command_queue queue,
+                                          const clprim_scan_desc *d, cl_mem carries,
+                                          size_t carries_off, cl_mem in, size_t in_off,
+                                          cl_mem out, size_t out_off, size_t n, cl_event *event);
+clprim_status clprim__reduce_portable_tiles(clprim_context *ctx, cl_command_queue queue,
+                                            const clprim_reduce_desc *d, cl_mem in,
+                                            size_t in_off, size_t n, cl_mem out, size_t out_off,
+                                            cl_event *event);
 /* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
 /* The element layer of a caller's type (T, T_SIZE after its source) with,

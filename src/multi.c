@@ -14,6 +14,8 @@
  * so the bound is 2P/3 times one device. */
 #include "internal.h"
 
+#include "portable_abi.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -426,6 +428,143 @@ static clprim_status gather_totals(multi *m, size_t k, size_t elem, const clprim
     return st;
 }
 
+/* PORTABLE (issue 33; cl/portable_abi.h): one device's first reduce level
+ * is the tile totals of the whole array, so when every part but the last
+ * non-empty one holds whole tiles (else refused), the parts' tile totals,
+ * gathered in order, are that level. To *totals (heap, *tiles of them, at
+ * least one element allocated). Blocking. */
+static clprim_status gather_tile_totals(multi *m, const clprim_reduce_desc *desc, size_t elem,
+                                        unsigned char **totals, size_t *tiles)
+{
+    const clprim_part *parts = m->parts;
+    size_t k, last = 0, at = 0;
+    clprim_status st = CLPRIM_SUCCESS;
+    *tiles = 0;
+    *totals = NULL;
+    for (k = 0; k < m->count; ++k)
+        last = parts[k].n ? k : last;
+    for (k = 0; k < m->count && st == CLPRIM_SUCCESS; ++k) {
+        if (parts[k].n % PORTABLE_TILE && k != last)
+            st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_UNSUPPORTED,
+                                       "desc->repro portable: parts[%zu].n = %zu is not a "
+                                       "multiple of %d elements (the portable tile): split the "
+                                       "array on tile boundaries", k, parts[k].n, PORTABLE_TILE);
+        *tiles += (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+    }
+    if (st == CLPRIM_SUCCESS && !(*totals = clprim__calloc(*tiles ? *tiles : 1, elem)))
+        st = clprim__fail_unlocked(parts[0].ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    for (k = 0; k < m->count && st == CLPRIM_SUCCESS; ++k) {
+        const size_t g = (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+        const clprim_reduce_desc prd = part_reduce_desc(desc, &parts[k], &m->p[k]);
+        cl_event done = NULL;
+        cl_int err = CL_SUCCESS;
+        cl_mem buf;
+        if (!g)
+            continue;
+        buf = clCreateBuffer(clprim_context_cl_context(parts[k].ctx), CL_MEM_READ_WRITE,
+                             g * elem, NULL, &err);
+        if (!buf)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "clCreateBuffer of %zu tile totals failed: %s", g,
+                                       clprim_status_string((clprim_status)err));
+        m->p[k].used = 1;
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__reduce_portable_tiles(parts[k].ctx, m->p[k].queue, &prd, parts[k].in,
+                                               parts[k].in_off, parts[k].n, buf, 0, &done);
+        if (st == CLPRIM_SUCCESS &&
+            (err = clEnqueueReadBuffer(m->p[k].queue, buf, CL_TRUE, 0, g * elem,
+                                       *totals + at * elem, 1, &done, NULL)) != CL_SUCCESS)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "reading the tile totals failed: %s",
+                                       clprim_status_string((clprim_status)err));
+        if (done)
+            clReleaseEvent(done);
+        if (buf)
+            clReleaseMemObject(buf);
+        at += g;
+    }
+    return st;
+}
+
+/* PORTABLE reduce: the gathered tile totals folded on part 0's device by the
+ * portable reduce, which is one device's next levels: the same bits for any
+ * number of parts. Blocking. */
+static clprim_status portable_reduce(multi *m, const clprim_reduce_desc *desc, size_t elem,
+                                     void *value)
+{
+    clprim_reduce_desc rd = part_reduce_desc(desc, &m->parts[0], &m->p[0]);
+    unsigned char *totals;
+    size_t tiles;
+    clprim_status st = gather_tile_totals(m, desc, elem, &totals, &tiles);
+    /* one tile is the whole fold; the totals are of the output type */
+    rd.transform = NULL;
+    if (st == CLPRIM_SUCCESS && tiles == 1)
+        memcpy(value, totals, elem);
+    else if (st == CLPRIM_SUCCESS)
+        st = clprim_reduce_host(m->parts[0].ctx, &rd, totals, tiles, value);
+    free(totals);
+    return st;
+}
+
+/* PORTABLE scan: one device scans its tile totals (exclusive, from the
+ * identity) into the tiles' carries by the portable scan and then every
+ * tile from its carry; here the gathered totals are scanned so on part 0's
+ * device and each part's tiles take their share of the carries. The same
+ * bits as one device for any number of parts. Blocking. */
+static clprim_status portable_scan(multi *m, const clprim_scan_desc *desc, size_t elem)
+{
+    const clprim_part *parts = m->parts;
+    const clprim_reduce_desc rd = {.type = desc->type, .op = desc->op, .custom = desc->custom,
+                                   .transform = desc->transform, .repro = desc->repro};
+    clprim_scan_desc cd = part_scan_desc(desc, &parts[0], &m->p[0]);
+    unsigned char *totals;
+    size_t tiles, k, at = 0;
+    clprim_status st = gather_tile_totals(m, &rd, elem, &totals, &tiles);
+    /* one tile: no carry (as on one device) */
+    for (k = 0; st == CLPRIM_SUCCESS && tiles == 1 && k < m->count; ++k)
+        if (parts[k].n) {
+            const clprim_scan_desc sd = part_scan_desc(desc, &parts[k], &m->p[k]);
+            st = clprim_scan(parts[k].ctx, m->p[k].queue, &sd, parts[k].in, parts[k].in_off,
+                             parts[k].out, parts[k].out_off, parts[k].n, 0, NULL, NULL);
+        }
+    cd.transform = NULL;
+    cd.exclusive = 1;
+    if (st == CLPRIM_SUCCESS && tiles > 1)
+        st = clprim_scan_host(parts[0].ctx, &cd, totals, totals, tiles);
+    for (k = 0; st == CLPRIM_SUCCESS && tiles > 1 && k < m->count; ++k) {
+        const size_t g = (parts[k].n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+        const clprim_scan_desc sd = part_scan_desc(desc, &parts[k], &m->p[k]);
+        cl_event done = NULL;
+        cl_int err = CL_SUCCESS;
+        cl_mem buf;
+        if (!g)
+            continue;
+        buf = clCreateBuffer(clprim_context_cl_context(parts[k].ctx),
+                             CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, g * elem,
+                             totals + at * elem, &err);
+        if (!buf)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "clCreateBuffer of %zu carries failed: %s", g,
+                                       clprim_status_string((clprim_status)err));
+        m->p[k].used = 1;
+        if (st == CLPRIM_SUCCESS)
+            st = clprim__scan_portable_tiles(parts[k].ctx, m->p[k].queue, &sd, buf, 0,
+                                             parts[k].in, parts[k].in_off, parts[k].out,
+                                             parts[k].out_off, parts[k].n, &done);
+        if (st == CLPRIM_SUCCESS && (err = clWaitForEvents(1, &done)) != CL_SUCCESS)
+            st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
+                                       "scanning part %zu failed: %s", k,
+                                       clprim_status_string((clprim_status)err));
+        if (done)
+            clReleaseEvent(done);
+        if (buf)
+            clReleaseMemObject(buf);
+        at += g;
+    }
+    free(totals);
+    return st;
+}
+
 clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part *parts,
                                 size_t num_parts)
 {
@@ -447,13 +586,17 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
     st = multi_begin(&m, parts, num_parts, elem, 1);
     if (st == CLPRIM_SUCCESS && desc->transform)
         st = multi_rebase(&m, desc->transform->expression);
+    if (st == CLPRIM_SUCCESS && desc->repro == CLPRIM_REPRO_PORTABLE &&
+        !clprim__fold_is_exact(desc->type, desc->op, desc->custom))
+        return multi_end(&m, portable_scan(&m, desc, elem));
     /* every part's total but the last's, in flight to the host */
     for (k = 0; st == CLPRIM_SUCCESS && k + 1 < num_parts; ++k) {
         const clprim_reduce_desc rd = {.type = desc->type,
                                        .op = desc->op,
                                        .algorithm = CLPRIM_REDUCE_AUTO,
                                        .custom = desc->custom,
-                                       .transform = desc->transform};
+                                       .transform = desc->transform,
+                                       .repro = desc->repro};
         st = part_total(&m, k, &rd, elem, k + 1);
     }
     if (st == CLPRIM_SUCCESS && num_parts) {
@@ -473,7 +616,8 @@ clprim_status clprim_multi_scan(const clprim_scan_desc *desc, const clprim_part 
         const clprim_reduce_desc rd = {.type = desc->type,
                                        .op = desc->op,
                                        .algorithm = CLPRIM_REDUCE_AUTO,
-                                       .custom = desc->custom};
+                                       .custom = desc->custom,
+                                       .repro = desc->repro};
         const clprim_reduce_desc prd = part_reduce_desc(&rd, &parts[k], &m.p[k]);
         const clprim_scan_desc sd = part_scan_desc(desc, &parts[k], &m.p[k]);
         cl_event done = NULL;
@@ -513,6 +657,9 @@ clprim_status clprim_multi_reduce(const clprim_reduce_desc *desc, const clprim_p
     st = multi_begin(&m, parts, num_parts, elem, 0);
     if (st == CLPRIM_SUCCESS && desc->transform)
         st = multi_rebase(&m, desc->transform->expression);
+    if (st == CLPRIM_SUCCESS && desc->repro == CLPRIM_REPRO_PORTABLE &&
+        !clprim__fold_is_exact(desc->type, desc->op, desc->custom))
+        return multi_end(&m, portable_reduce(&m, desc, elem, value));
     for (k = 0; st == CLPRIM_SUCCESS && k < num_parts; ++k)
         st = part_total(&m, k, desc, elem, 0);
     if (st == CLPRIM_SUCCESS)

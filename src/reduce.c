@@ -4,13 +4,18 @@
  * launch layer's; the contract with the kernels is cl/reduce_abi.h. */
 #include "internal.h"
 
+#include "portable_abi.h"
 #include "reduce_abi.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* PORTABLE's levels (issue 33; cl/portable_abi.h): a level kernel like the
+ * trees' (in portable.cl's programs), named after the algorithms. */
+#define PORTABLE_LEVELS CLPRIM_REDUCE_ALGORITHM_COUNT_
 
-static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_] = {
+static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_ + 1] = {
+    [PORTABLE_LEVELS] = "reduce_portable",
     [CLPRIM_REDUCE_NAIVE_TREE] = "reduce_naive",
     [CLPRIM_REDUCE_CONVERGENT_TREE] = "reduce_convergent",
     [CLPRIM_REDUCE_FAST] = "reduce_fast",
@@ -22,7 +27,7 @@ static size_t level_groups(clprim_reduce_algorithm a, const clprim__reduce_tunin
 {
     size_t per, groups, most;
     if (a != CLPRIM_REDUCE_FAST) {
-        per = 2 * (size_t)t->wg_size;
+        per = (size_t)a == PORTABLE_LEVELS ? PORTABLE_TILE : 2 * (size_t)t->wg_size;
         return n ? (n + per - 1) / per : 1;
     }
     per = (size_t)t->wg_size * REDUCE_ITEMS_PER_ROUND(e->builtin, e->size);
@@ -72,6 +77,7 @@ typedef struct reduce_args {
     const clprim_reduce_desc *d;
     cl_mem in, result;
     size_t in_off, n, result_off;
+    int tiles_only; /* PORTABLE's first level alone: one total per tile to result */
 } reduce_args;
 
 /* One call, validated by the launch layer: parameters, program, grid, and
@@ -85,27 +91,45 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     clprim__program *prog, *below; /* the first level's; the later levels' */
     clprim__pool_buf *buf = NULL;
     clprim__reduce_tuning t = clprim__reduce_tuning_for(ctx, elem, a->n);
-    const clprim_reduce_algorithm algo =
+    clprim_reduce_algorithm algo =
         a->d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : a->d->algorithm;
-    const int once = algo == CLPRIM_REDUCE_FAST &&
-                     !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_REDUCE_TWO_LAUNCHES, 0);
     size_t temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
-    char *transform = NULL;
+    char *transform = NULL, *uncontracted = NULL;
     clprim_status st;
+    clprim_repro level;
+    int once;
 
+    /* RUN_TO_RUN at no cost: every algorithm combines in an order fixed by
+     * the device, n, offset and tuning (no atomics decide it); PORTABLE: the
+     * portable levels, whatever the algorithm (it says how, not what) */
+    st = clprim__repro_check(ctx, a->d->repro, a->d->type, a->d->op, a->d->custom,
+                             CLPRIM_REPRO_PORTABLE, "the reduce", &level);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (a->tiles_only && level != CLPRIM_REPRO_PORTABLE)
+        return clprim__fail(ctx, CLPRIM_INTERNAL, "portable tile totals of a non-portable reduce");
+    if (level == CLPRIM_REPRO_PORTABLE) {
+        algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
+        t.wg_size = PORTABLE_WG;
+        spec.file = "portable.cl";
+        spec.element = uncontracted = clprim__element_uncontracted(l->elem.defines);
+        if (!uncontracted)
+            return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
+    once = algo == CLPRIM_REDUCE_FAST &&
+           !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_REDUCE_TWO_LAUNCHES, 0);
     /* the trees hold 2 * WG_SIZE elements in local memory */
     while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;
     spec.wg_size = t.wg_size;
     spec.tuning = t.source;
     st = clprim__transform_params(ctx, a->d->transform, &transform);
-    if (st != CLPRIM_SUCCESS)
-        return st;
     /* levels after the first fold partials (elements of T): the program
      * without the transform */
-    st = clprim__program_get(ctx, &spec, &below);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__program_get(ctx, &spec, &below);
     prog = below;
     if (st == CLPRIM_SUCCESS && transform) {
         spec.params = transform;
@@ -117,9 +141,14 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
                               clprim__program_wg_size(prog), clprim__program_wg_size(below));
     }
     free(transform);
+    free(uncontracted);
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);
+    if (level == CLPRIM_REPRO_PORTABLE && t.wg_size != PORTABLE_WG)
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable reduce "
+                            "runs %d work-items per work-group, which %s cannot",
+                            PORTABLE_WG, ctx->info.device_name);
 
     groups = level_groups(algo, &t, &ctx->info, a->n, &l->elem);
     if (once)
@@ -139,7 +168,8 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     m = a->n;
     temp_n = 0;
     do {
-        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &l->elem)) == 1;
+        const int last = (groups = level_groups(algo, &t, &ctx->info, m, &l->elem)) == 1 ||
+                         a->tiles_only;
         cl_mem dst = last ? a->result : clprim__pool_mem(buf);
         const size_t dst_off = last ? a->result_off : temp_n;
         st = launch_level(l, prog, kernels[algo], src, off, m, dst, dst_off,
@@ -150,7 +180,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         m = groups;
         temp_n += groups;
         prog = below;
-    } while (st == CLPRIM_SUCCESS && groups > 1);
+    } while (st == CLPRIM_SUCCESS && groups > 1 && !a->tiles_only);
     return st;
 }
 
@@ -168,7 +198,11 @@ static void describe(clprim__call *c, const reduce_args *a, cl_command_queue que
         .num_buffers = 2,
         .buffers = {
             {.name = "in", .mem = a->in, .off = a->in_off, .count = a->n},
-            {.name = "result", .mem = a->result, .off = a->result_off, .count = 1, .written = 1}}};
+            {.name = "result",
+             .mem = a->result,
+             .off = a->result_off,
+             .count = a->tiles_only ? (a->n + PORTABLE_TILE - 1) / PORTABLE_TILE : 1,
+             .written = 1}}};
     *c = call;
     if (a->d) {
         c->type = a->d->type;
@@ -292,4 +326,16 @@ clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size
     default: *mean = sum.d / (double)n; break;
     }
     return CLPRIM_SUCCESS;
+}
+
+clprim_status clprim__reduce_portable_tiles(clprim_context *ctx, cl_command_queue queue,
+                                            const clprim_reduce_desc *d, cl_mem in,
+                                            size_t in_off, size_t n, cl_mem out, size_t out_off,
+                                            cl_event *event)
+{
+    const reduce_args a = {.d = d, .in = in, .result = out, .in_off = in_off, .n = n,
+                           .result_off = out_off, .tiles_only = 1};
+    clprim__call call;
+    describe(&call, &a, queue, 0, NULL);
+    return clprim__launch_run(ctx, &call, reduce_body, &a, event);
 }

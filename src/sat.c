@@ -30,6 +30,7 @@ typedef struct sat_args {
     sat_job job;
     int box, from_image, sum;
     size_t radius_x, radius_y;
+    const clprim_sat_desc *desc; /* a table's descriptor (NULL for a box filter) */
 } sat_args;
 
 /* Elements of a row-major block of rows x cols with that pitch; 0 with
@@ -250,7 +251,25 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
 /* One table, validated by the launch layer. */
 static clprim_status sat_body(clprim__launch *l, const void *args)
 {
-    return sat_enqueue(l, &((const sat_args *)args)->job);
+    const sat_args *a = args;
+    const clprim_sat_desc *d = a->desc;
+    sat_job j = a->job;
+    clprim_repro level;
+    /* RUN_TO_RUN: rows then columns, whose every sum has one order; the
+     * look-back's row sums would need the anchored walk, not wired here yet */
+    clprim_status st = clprim__repro_check(l->ctx, d->repro, d->type, d->op, d->custom,
+                                           j.algorithm == CLPRIM_SAT_DECOUPLED_LOOKBACK
+                                               ? CLPRIM_REPRO_NONE
+                                               : CLPRIM_REPRO_RUN_TO_RUN,
+                                           j.algorithm == CLPRIM_SAT_DECOUPLED_LOOKBACK
+                                               ? "the DECOUPLED_LOOKBACK summed-area table"
+                                               : "the summed-area table",
+                                           &level);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (level == CLPRIM_REPRO_RUN_TO_RUN)
+        j.algorithm = CLPRIM_SAT_ROWS_THEN_COLUMNS;
+    return sat_enqueue(l, &j);
 }
 
 /* One box filter, validated by the launch layer: from an image, its
@@ -379,7 +398,7 @@ clprim_status clprim_sat(clprim_context *ctx, cl_command_queue queue, const clpr
                    desc && !desc->custom && type_is_float(desc->type),
                    desc ? desc->type : CLPRIM_TYPE_INT32, in, out, in_off, in_pitch, out_off,
                    out_pitch, width, height},
-                  0, 0, 0, 0, 0};
+                  0, 0, 0, 0, 0, desc};
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
     /* an exclusive table of an empty image is still its border */
@@ -400,7 +419,7 @@ clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue queue,
                    desc && type_is_float(desc->type), desc ? desc->type : CLPRIM_TYPE_INT32, src,
                    out, src_off, src_pitch, out_off, out_pitch, width, height},
                   1, from_image, desc && desc->sum, desc ? desc->radius_x : 0,
-                  desc ? desc->radius_y : 0};
+                  desc ? desc->radius_y : 0, NULL};
     /* an empty image: nothing to read or write */
     const size_t src_cols = empty ? 0 : width + !from_image, src_rows = empty ? 0 : height + !from_image;
     if (!ctx)

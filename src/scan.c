@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include "common/abi.h"
+#include "portable_abi.h"
 #include "scan_abi.h"
 
 #include <stdio.h>
@@ -97,14 +98,17 @@ static size_t scan_local_bytes(const clprim__scan_tuning *t, const clprim_device
  * device's limits and the scan program's local memory. A single pass runs in a program of
  * its own work-group size (the same program where the sizes agree). */
 static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__element *e,
-                                       clprim__scan_tuning t, int single_pass)
+                                       clprim__scan_tuning t, int single_pass, int anchored)
 {
     const size_t elem = e->size;
     const clprim_device_info *d = &ctx->info;
     if (single_pass)
         t.wg_size = t.sp_wg_size;
-    /* leave room for what drivers keep in local memory themselves */
-    const size_t budget = d->local_mem_size > 2048 ? (size_t)d->local_mem_size - 1024 : 0;
+    /* leave room for what drivers keep in local memory themselves, and
+     * anchored, for the single pass's tree of tile totals (scan.cl: WG_SIZE
+     * elements) */
+    const size_t keep = 1024 + (anchored ? (size_t)t.sp_wg_size * elem : 0);
+    const size_t budget = d->local_mem_size > 2 * keep ? (size_t)d->local_mem_size - keep : 0;
     while (scan_local_bytes(&t, d, elem) > budget) {
         if (t.sp_tile_items > 1 && t.sp_tile_items >= t.tile_items)
             t.sp_tile_items /= 2;
@@ -267,12 +271,14 @@ static clprim_status scan_single_pass(scan_run *r, cl_mem in, cl_ulong in_off, c
 
 /* "#define NAME value" lines of scan.cl's tuning values (the work-group
  * size is the build step's). */
-static void scan_params(char *buf, size_t size, const clprim__scan_tuning *t, unsigned prefetch)
+static void scan_params(char *buf, size_t size, const clprim__scan_tuning *t, unsigned prefetch,
+                        unsigned anchor)
 {
     snprintf(buf, size,
              "#define COARSE_ITEMS %u\n#define TILE_ITEMS %u\n#define SP_TILE_ITEMS %u\n"
-             "#define LOOKBACK_SPINS %u\n#define SP_PREFETCH %u\n",
-             t->coarse_items, t->tile_items, t->sp_tile_items, t->lookback_spins, prefetch);
+             "#define LOOKBACK_SPINS %u\n#define SP_PREFETCH %u\n#define LB_ANCHOR %u\n",
+             t->coarse_items, t->tile_items, t->sp_tile_items, t->lookback_spins, prefetch,
+             anchor);
 }
 
 /* The arguments of one clprim_scan, for scan_body. */
@@ -281,7 +287,90 @@ typedef struct scan_args {
     cl_mem in, out;
     size_t in_off, out_off, n;
     scan_init init;
+    int tile_carries; /* PORTABLE's last step alone: init holds one carry per tile */
 } scan_args;
+
+/* PORTABLE (issue 33; cl/portable_abi.h) over n elements: the tile totals
+ * (the portable reduce's first level), their exclusive scan from the carry
+ * by these same steps one level down (temp from element `at`), then every
+ * tile from its carry. prog reads the caller's input, plain the totals. */
+static clprim_status portable_level(clprim__launch *l, clprim__program *prog,
+                                    clprim__program *plain, cl_mem temp, cl_ulong at, cl_mem in,
+                                    cl_ulong in_off, cl_mem out, cl_ulong out_off, cl_ulong n,
+                                    cl_uint flags, cl_mem carry, cl_ulong carry_off)
+{
+    const cl_ulong tiles = (n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+    clprim_status st = CLPRIM_SUCCESS;
+    if (tiles > 1) {
+        const cl_ulong totals = at, carries = at + tiles;
+        const clprim__arg red[] = {CLPRIM__ARG(in), CLPRIM__ARG(in_off), CLPRIM__ARG(n),
+                                   CLPRIM__ARG(temp), CLPRIM__ARG(totals)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "reduce_portable", red, (size_t)tiles, PORTABLE_WG);
+        if (st == CLPRIM_SUCCESS)
+            st = portable_level(l, plain, plain, temp, at + 2 * tiles, temp, totals, temp, carries,
+                                tiles, PORTABLE_EXCLUSIVE | (flags & PORTABLE_CARRY), carry,
+                                carry_off);
+        carry = temp;
+        carry_off = carries;
+        flags |= PORTABLE_CARRY;
+    }
+    if (st == CLPRIM_SUCCESS) {
+        const clprim__arg args[] = {CLPRIM__ARG(in),   CLPRIM__ARG(in_off),    CLPRIM__ARG(out),
+                                    CLPRIM__ARG(out_off), CLPRIM__ARG(n),      CLPRIM__ARG(carry),
+                                    CLPRIM__ARG(carry_off), CLPRIM__ARG(flags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args, (size_t)tiles, PORTABLE_WG);
+    }
+    return st;
+}
+
+/* The PORTABLE scan of a call (n >= 1): portable.cl's programs (the
+ * transform's for the input), their temporary memory, the levels. */
+static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const char *transform)
+{
+    clprim_context *ctx = l->ctx;
+    char *uncontracted = clprim__element_uncontracted(l->elem.defines);
+    clprim__program_spec spec = {
+        .file = "portable.cl", .element = uncontracted, .wg_size = PORTABLE_WG};
+    clprim__program *plain = NULL, *prog = NULL;
+    clprim__pool_buf *buf = NULL;
+    size_t temp_n = 0, m;
+    const cl_uint flags =
+        (a->d->exclusive ? PORTABLE_EXCLUSIVE : 0u) | (a->init.mem ? PORTABLE_CARRY : 0u);
+    clprim_status st = uncontracted ? clprim__program_get(ctx, &spec, &plain)
+                                    : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY,
+                                                   "out of host memory");
+    prog = plain;
+    if (st == CLPRIM_SUCCESS && transform) {
+        spec.params = transform;
+        st = clprim__program_get(ctx, &spec, &prog);
+    }
+    free(uncontracted);
+    if (st == CLPRIM_SUCCESS && (clprim__program_wg_size(prog) != PORTABLE_WG ||
+                                 clprim__program_wg_size(plain) != PORTABLE_WG))
+        st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable scan runs "
+                          "%d work-items per work-group, which %s cannot", PORTABLE_WG,
+                          ctx->info.device_name);
+    for (m = a->n; m > PORTABLE_TILE && !a->tile_carries; m = (m + PORTABLE_TILE - 1) / PORTABLE_TILE)
+        temp_n += 2 * ((m + PORTABLE_TILE - 1) / PORTABLE_TILE);
+    if (st == CLPRIM_SUCCESS && temp_n)
+        st = clprim__launch_temp(l, temp_n * l->elem.size, &buf);
+    if (st == CLPRIM_SUCCESS && a->tile_carries) {
+        /* the carries given: the tiles alone */
+        const cl_ulong in_off = a->in_off, out_off = a->out_off, n = a->n, off = a->init.off;
+        const cl_uint tiles_flags = flags | PORTABLE_CARRY;
+        const clprim__arg args[] = {CLPRIM__ARG(a->in),   CLPRIM__ARG(in_off),
+                                    CLPRIM__ARG(a->out),  CLPRIM__ARG(out_off),
+                                    CLPRIM__ARG(n),       CLPRIM__ARG(a->init.mem),
+                                    CLPRIM__ARG(off),     CLPRIM__ARG(tiles_flags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args,
+                                   (size_t)((n + PORTABLE_TILE - 1) / PORTABLE_TILE), PORTABLE_WG);
+    } else if (st == CLPRIM_SUCCESS) {
+        st = portable_level(l, prog, plain, buf ? clprim__pool_mem(buf) : NULL, 0, a->in,
+                            a->in_off, a->out, a->out_off, a->n, flags, a->init.mem,
+                            a->init.off);
+    }
+    return st;
+}
 
 /* One call, validated by the launch layer: parameters, program, grid, and
  * the commands of the chosen algorithm. */
@@ -299,11 +388,20 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     clprim__pool_buf *buf = NULL;
     clprim__scan_tuning t;
     clprim_scan_algorithm algo;
-    char params[256], *transform = NULL;
+    clprim_repro level;
+    int anchored;
+    char params[256], *transform = NULL, *uncontracted = NULL;
     size_t temp_n;
     clprim_status st;
 
-    if (is_single_pass(d->algorithm) && !ctx->info.has_single_pass)
+    /* PORTABLE: the portable levels, whatever the algorithm (it says how,
+     * not what) */
+    st = clprim__repro_check(ctx, d->repro, d->type, d->op, d->custom, CLPRIM_REPRO_PORTABLE,
+                             "the scan", &level);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    if (level != CLPRIM_REPRO_PORTABLE && is_single_pass(d->algorithm) &&
+        !ctx->info.has_single_pass)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
                             clprim_scan_algorithm_name(d->algorithm), ctx->info.device_name);
     st = clprim__transform_params(ctx, d->transform, &transform);
@@ -311,7 +409,11 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
         return st;
     if (transform)
         st = clprim__check_transform_in_place(l, d->transform, a->in, a->out);
-    if (st != CLPRIM_SUCCESS || n == 0) {
+    if (st == CLPRIM_SUCCESS && a->tile_carries && level != CLPRIM_REPRO_PORTABLE)
+        st = clprim__fail(ctx, CLPRIM_INTERNAL, "portable tile carries for a non-portable scan");
+    if (st == CLPRIM_SUCCESS && n && level == CLPRIM_REPRO_PORTABLE)
+        st = scan_portable(l, a, transform);
+    if (st != CLPRIM_SUCCESS || n == 0 || level == CLPRIM_REPRO_PORTABLE) {
         free(transform);
         return st;
     }
@@ -319,8 +421,18 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     r.l = l;
     t = clprim__scan_tuning_for(ctx, e->size, n);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
-    t = scan_tuning(ctx, e, t, is_single_pass(algo));
-    scan_params(params, sizeof params, &t, sp_prefetch(e, &t));
+    anchored = level == CLPRIM_REPRO_RUN_TO_RUN && is_single_pass(algo);
+    t = scan_tuning(ctx, e, t, is_single_pass(algo), anchored);
+    /* RUN_TO_RUN: the single pass anchors its look-back (lookback.clh); the
+     * multi-pass algorithms combine in a fixed order already */
+    scan_params(params, sizeof params, &t, sp_prefetch(e, &t),
+                anchored ? (t.repro_anchor ? t.repro_anchor : 32u) : 0u);
+    /* anchored, a transform's vector and scalar (fallback) paths must round
+     * alike */
+    if (anchored && !(spec.element = uncontracted = clprim__element_uncontracted(e->defines))) {
+        free(transform);
+        return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
     spec.params = params;
     spec.wg_size = t.wg_size;
     spec.tuning = t.source;
@@ -340,6 +452,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
         st = clprim__program_get(ctx, &spec, &prog);
     }
     free(transform);
+    free(uncontracted);
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);
@@ -399,10 +512,11 @@ clprim_status clprim__scan_within(clprim__launch *l, const clprim_scan_desc *d, 
 static clprim_status scan_call(clprim_context *ctx, cl_command_queue queue,
                                const clprim_scan_desc *d, scan_init init, cl_mem in, size_t in_off,
                                cl_mem out, size_t out_off, size_t n, cl_uint num_wait,
-                               const cl_event *wait, cl_event *event, int with_init)
+                               const cl_event *wait, cl_event *event, int with_init,
+                               int tile_carries)
 {
-    const scan_args a = {
-        .d = d, .in = in, .out = out, .in_off = in_off, .out_off = out_off, .n = n, .init = init};
+    const scan_args a = {.d = d, .in = in, .out = out, .in_off = in_off, .out_off = out_off,
+                         .n = n, .init = init, .tile_carries = tile_carries};
     clprim__call call = {
         .desc = d,
         .algorithm_count = CLPRIM_SCAN_ALGORITHM_COUNT_,
@@ -413,7 +527,10 @@ static clprim_status scan_call(clprim_context *ctx, cl_command_queue queue,
         .num_buffers = 2,
         .buffers = {{.name = "in", .mem = in, .off = in_off, .count = n},
                     {.name = "out", .mem = out, .off = out_off, .count = n, .written = 1},
-                    {.name = "init", .mem = init.mem, .off = (size_t)init.off, .count = 1}},
+                    {.name = tile_carries ? "carries" : "init",
+                     .mem = init.mem,
+                     .off = (size_t)init.off,
+                     .count = tile_carries ? (n + PORTABLE_TILE - 1) / PORTABLE_TILE : 1}},
         .in_place = 1};
     if (with_init)
         call.num_buffers = 3;
@@ -438,7 +555,8 @@ clprim_status clprim_scan(clprim_context *ctx, cl_command_queue queue, const clp
                           cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const scan_init none = {0};
-    return scan_call(ctx, queue, d, none, in, in_off, out, out_off, n, num_wait, wait, event, 0);
+    return scan_call(ctx, queue, d, none, in, in_off, out, out_off, n, num_wait, wait, event, 0,
+                     0);
 }
 
 clprim_status clprim_scan_init(clprim_context *ctx, cl_command_queue queue,
@@ -447,7 +565,8 @@ clprim_status clprim_scan_init(clprim_context *ctx, cl_command_queue queue,
                                cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const scan_init carry = {.mem = init, .off = init_off};
-    return scan_call(ctx, queue, d, carry, in, in_off, out, out_off, n, num_wait, wait, event, 1);
+    return scan_call(ctx, queue, d, carry, in, in_off, out, out_off, n, num_wait, wait, event, 1,
+                     0);
 }
 
 /* clprim_scan_host and clprim_scan_init_host: init NULL is no carry-in. */
@@ -511,4 +630,13 @@ clprim_status clprim_scan_init_host(clprim_context *ctx, const clprim_scan_desc 
     if (ctx && !init)
         return clprim__fail_unlocked(ctx, CLPRIM_INVALID_ARGUMENT, "init is NULL");
     return scan_host(ctx, d, init, in, out, n);
+}
+
+clprim_status clprim__scan_portable_tiles(clprim_context *ctx, cl_command_queue queue,
+                                          const clprim_scan_desc *d, cl_mem carries,
+                                          size_t carries_off, cl_mem in, size_t in_off,
+                                          cl_mem out, size_t out_off, size_t n, cl_event *event)
+{
+    const scan_init c = {carries, carries_off};
+    return scan_call(ctx, queue, d, c, in, in_off, out, out_off, n, 0, NULL, event, 1, 1);
 }

@@ -18,6 +18,10 @@ typedef struct segment_args {
     const clprim_segments *s;
     const clprim_transform *tf; /* the descriptor's transform (NULL: none) */
     int reduce, exclusive, algorithm; /* algorithm: the descriptor's, as int */
+    int repro;                        /* the descriptor's clprim_repro */
+    clprim_type type;                 /* the descriptor's element, for repro */
+    clprim_op op;
+    const clprim_operator *custom;
     cl_mem in, out, keys_out, count;
     size_t in_off, out_off, keys_out_off, count_off, n;
 } segment_args;
@@ -206,6 +210,15 @@ static clprim_status check_call(clprim_context *ctx, const segment_args *a)
                             "segmented %ss run in one pass: desc->algorithm must be AUTO%s",
                             a->reduce ? "reduce" : "scan",
                             a->reduce ? "" : " or DECOUPLED_LOOKBACK");
+    /* the segmented single pass has no anchored look-back yet (its segment
+     * heads publish data-dependent prefixes: lookback.clh) */
+    clprim_repro level;
+    const clprim_status st =
+        clprim__repro_check(ctx, (clprim_repro)a->repro, a->type, a->op, a->custom,
+                            CLPRIM_REPRO_NONE, a->reduce ? "the segmented reduce"
+                                                         : "the segmented scan", &level);
+    if (st != CLPRIM_SUCCESS)
+        return st;
     if (a->keys_out && s->kind != CLPRIM_SEGMENTS_KEYS)
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "keys_out is for KEYS segments; these are %s",
@@ -414,6 +427,9 @@ clprim_status clprim_segmented_scan(clprim_context *ctx, cl_command_queue queue,
                             .tf = desc ? desc->transform : NULL,
                             .exclusive = desc && desc->exclusive,
                             .algorithm = desc ? (int)desc->algorithm : 0,
+                            .repro = desc ? (int)desc->repro : 0,
+                            .type = desc ? desc->type : 0, .op = desc ? desc->op : 0,
+                            .custom = desc ? desc->custom : NULL,
                             .in = in, .in_off = in_off, .out = out, .out_off = out_off, .n = n};
     return run(ctx, queue, desc, desc ? desc->type : 0, desc ? desc->op : 0,
                desc ? desc->custom : NULL, &a, num_wait, wait, event);
@@ -430,6 +446,9 @@ clprim_status clprim_segmented_reduce(clprim_context *ctx, cl_command_queue queu
                             .tf = desc ? desc->transform : NULL,
                             .reduce = 1,
                             .algorithm = desc ? (int)desc->algorithm : 0,
+                            .repro = desc ? (int)desc->repro : 0,
+                            .type = desc ? desc->type : 0, .op = desc ? desc->op : 0,
+                            .custom = desc ? desc->custom : NULL,
                             .in = in, .in_off = in_off, .n = n,
                             .out = out, .out_off = out_off,
                             .keys_out = keys_out, .keys_out_off = keys_out_off,

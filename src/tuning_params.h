@@ -35,7 +35,9 @@
     X(S, sp_max_regs, U, "CLPRIM_SP_MAX_REGS", 0, 0,                                            \
       "NVIDIA: registers the single pass is bounded to (0: the compiler's choice)")             \
     X(S, scan_auto, E, "", 0, 0, "what AUTO runs")                                             \
-    X(S, single_pass_max_n, Z, "", 0, 0, "AUTO takes the single pass up to this n")
+    X(S, single_pass_max_n, Z, "", 0, 0, "AUTO takes the single pass up to this n")             \
+    X(S, repro_anchor, U, "CLPRIM_REPRO_ANCHOR", 0, 32,                                         \
+      "RUN_TO_RUN single pass: tiles per anchor of the anchored look-back (0: 32)")
 
 #define CLPRIM__REDUCE_PARAMS(X, S)                                                             \
     X(S, wg_size, W, "CLPRIM_WG_SIZE", 0, 0, "work-items per work-group")                      \

@@ -256,3 +256,23 @@ cl_uint clprim__key_kmode(clprim_type key_type, int descending)
     default: return SORT_KIND_UNSIGNED | dir;
     }
 }
+
+/* ---- reproducibility levels (issue 33) ---- */
+
+static const char *repro_names[] = {
+#define CLPRIM__XX(NAME, num, name) [num] = name,
+    CLPRIM_REPRO_MAP(CLPRIM__XX)
+#undef CLPRIM__XX
+};
+
+const char *clprim_repro_name(clprim_repro repro)
+{
+    return (unsigned)repro < CLPRIM_REPRO_COUNT_ ? repro_names[repro] : NULL;
+}
+
+int clprim__fold_is_exact(clprim_type type, clprim_op op, const clprim_operator *custom)
+{
+    if (custom || (unsigned)type >= CLPRIM_TYPE_COUNT_)
+        return 0;
+    return !types[type].is_float || op == CLPRIM_OP_MIN || op == CLPRIM_OP_MAX;
+}

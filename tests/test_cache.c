@@ -52,7 +52,7 @@ static int run_once(const char *dir, unsigned flags, counts *c)
 {
     clprim_context_options o;
     clprim_context *ctx = NULL;
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_MULTILEVEL, NULL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_MULTILEVEL, NULL, NULL, CLPRIM_REPRO_NONE};
     enum { N = 3000 };
     cl_int x[N], y[N], run = 0;
     uint64_t s = tu_seed();
@@ -422,9 +422,9 @@ static void test_folder_removed(void **state)
     clprim_context_options o;
     clprim_context *ctx = NULL;
     const clprim_scan_desc a = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_MULTILEVEL, NULL,
-                                NULL};
+                                NULL, CLPRIM_REPRO_NONE};
     const clprim_scan_desc b = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, 0, CLPRIM_SCAN_MULTILEVEL, NULL,
-                                NULL};
+                                NULL, CLPRIM_REPRO_NONE};
     cl_int x[1000], y[1000], run = 0, top = INT32_MIN;
     uint64_t s = tu_seed();
     counts c;

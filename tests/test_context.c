@@ -60,7 +60,7 @@ static void test_wrap(void **state)
     clprim_context *w = NULL;
     cl_uint before = refcount_ctx(c);
     cl_int in[5] = {5, 4, 3, 2, 1}, out[5];
-    clprim_scan_desc desc = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_scan_desc desc = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     int with_queue;
     (void)state;
     for (with_queue = 0; with_queue < 2; ++with_queue) {
@@ -131,7 +131,7 @@ static void test_out_of_order_queue(void **state)
     cl_uint *x = malloc(n * sizeof *x);
     cl_mem b;
     cl_event ev = NULL;
-    clprim_scan_desc desc = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_KOGGE_STONE, NULL, NULL};
+    clprim_scan_desc desc = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_KOGGE_STONE, NULL, NULL, CLPRIM_REPRO_NONE};
     size_t i;
     (void)state;
     if (err != CL_SUCCESS) {

@@ -188,7 +188,7 @@ static void run_scan(size_t which, clprim_scan_algorithm algo, int exclusive, si
     const size_t size = oc->desc.size, bytes = (n ? n : 1) * size;
     unsigned char *x = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes), run[64];
     cl_mem in = NULL, out = NULL;
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, exclusive, algo, ops[which], NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, exclusive, algo, ops[which], NULL, CLPRIM_REPRO_NONE};
     uint64_t s = seed;
     char what[96];
     cl_int err;
@@ -243,7 +243,7 @@ static void run_reduce(size_t which, clprim_reduce_algorithm algo, size_t n, uin
     const size_t size = oc->desc.size, bytes = (n ? n : 1) * size;
     unsigned char *x = malloc(bytes), ref[3 * 64], got[3 * 64];
     cl_mem in = NULL, result = NULL;
-    clprim_reduce_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, algo, ops[which], NULL};
+    clprim_reduce_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, algo, ops[which], NULL, CLPRIM_REPRO_NONE};
     uint64_t s = seed;
     char what[64];
     cl_int err;
@@ -336,7 +336,7 @@ static void test_linear_recurrence(void **state)
 {
     const size_t n = 100000;
     cl_uint *ab = malloc(2 * n * sizeof *ab), x = 0;
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, ops[1], NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, ops[1], NULL, CLPRIM_REPRO_NONE};
     uint64_t s = tu_seed() ^ 0xAFF1;
     size_t i;
     (void)state;
@@ -441,8 +441,8 @@ static void test_other_context(void **state)
     clprim_context *other = tu_context();
     cl_mem buf;
     cl_int err;
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, ops[1], NULL};
-    clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, ops[1], NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, ops[1], NULL, CLPRIM_REPRO_NONE};
+    clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, ops[1], NULL, CLPRIM_REPRO_NONE};
     (void)state;
     buf = clCreateBuffer(clprim_context_cl_context(other), CL_MEM_READ_WRITE, 64, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);

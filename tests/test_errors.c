@@ -49,8 +49,8 @@ static clprim_status scan(const clprim_scan_desc *d, cl_mem in, size_t in_off, c
 static void test_misuse(void **state)
 {
     cl_context cl = clprim_context_cl_context(ctx);
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
-    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     const cl_int zero = 0;
     clprim_compact_desc cd;
     cl_int err;
@@ -84,7 +84,7 @@ static void test_released_handles(void **state)
 {
     const clprim_operator_desc od = {"int", NULL, "a + b", "0", 4, 0, NULL, 0, NULL};
     const clprim_element_desc ed = {"int", NULL, 4};
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_compact_desc cd;
     clprim_operator *op = NULL;
     clprim_element *el = NULL;
@@ -217,7 +217,7 @@ static void test_no_fp64(void **state)
     clprim_context_options o;
     clprim_context *c = NULL;
     clprim_device_info info;
-    clprim_scan_desc d = {CLPRIM_TYPE_DOUBLE, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_DOUBLE, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     double x[4] = {1, 2, 3, 4};
     char msg[256];
     (void)state;
@@ -257,7 +257,7 @@ static void test_build_failure(void **state)
     char dir[] = "/tmp/clprim-broken-XXXXXX", path[1024], msg[4096];
     char src_dir[] = CLPRIM_SOURCE_DIR "/cl/common";
     clprim_context *c = NULL;
-    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_MIN, 0, CLPRIM_SCAN_MULTILEVEL, NULL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_MIN, 0, CLPRIM_SCAN_MULTILEVEL, NULL, NULL, CLPRIM_REPRO_NONE};
     cl_uint x[3] = {3, 1, 2};
     DIR *common;
     struct dirent *e;

@@ -33,9 +33,9 @@ static cl_int host[N], want[N], got[N];
 static int run_one(int which, cl_mem in, cl_mem out, cl_mem count, const char *phase)
 {
     const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK,
-                                 NULL, NULL};
+                                 NULL, NULL, CLPRIM_REPRO_NONE};
     const clprim_sat_desc td = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_SAME, 0,
-                                CLPRIM_SAT_AUTO};
+                                CLPRIM_SAT_AUTO, CLPRIM_REPRO_NONE};
     clprim_segments sg;
     clprim_compact_desc cd;
     const cl_int zero = 0;

@@ -108,9 +108,9 @@ static int alloc_sweep; /* arm it during the library's calls */
 static int workload(clprim_context *ctx, const work *w, const char *fault)
 {
     cl_command_queue q = clprim_context_queue(ctx);
-    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, CLPRIM_REDUCE_AUTO, NULL,
-                                   NULL};
+                                   NULL, CLPRIM_REPRO_NONE};
     const cl_int rows[] = {0, 1000, 1000, 4000, N};
     const clprim_segments sg = {CLPRIM_SEGMENTS_OFFSETS, NULL, 0, CLPRIM_TYPE_INT32, NULL, 4};
     clprim_compact_desc cd;
@@ -267,7 +267,7 @@ static int workload(clprim_context *ctx, const work *w, const char *fault)
      * its last row holds the column sums of the rows' running sums */
     {
         const clprim_sat_desc td = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_SAME, 0,
-                                    CLPRIM_SAT_AUTO};
+                                    CLPRIM_SAT_AUTO, CLPRIM_REPRO_NONE};
         cl_uint col[100] = {0};
         memset(host_out, 0, sizeof host_out);
         CALL(clprim_sat_host(ctx, &td, x, 100, host_out, 100, 100, 50));
@@ -666,8 +666,8 @@ static void no_messages(const nest *w)
 static int nested_workload(const nest *w, const char *fault)
 {
     clprim_context *a = w->ctx[0], *b = w->ctx[1];
-    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
-    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     const cl_int zero = 0;
     static cl_int got[N], got_b[N];
     static cl_uint vals[N];
@@ -1069,7 +1069,7 @@ static int scans_right(clprim_context *ctx, cl_mem in, cl_mem out, const cl_uint
                        const char *fault)
 {
     const clprim_scan_desc ex = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL,
-                                 NULL};
+                                 NULL, CLPRIM_REPRO_NONE};
     cl_uint *got = malloc(n * sizeof *got);
     int findings = 0;
     assert_non_null(got);
@@ -1102,9 +1102,9 @@ static void test_failed_split_then_scans(void **state)
 {
     enum { BIG = 200000, ML = 5000, SPLIT = 100000, AFTER = 100001 };
     const clprim_scan_desc ex = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_AUTO, NULL,
-                                 NULL};
+                                 NULL, CLPRIM_REPRO_NONE};
     const clprim_scan_desc ml = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 1, CLPRIM_SCAN_MULTILEVEL,
-                                 NULL, NULL};
+                                 NULL, NULL, CLPRIM_REPRO_NONE};
     const clprim_sort_desc sd = {CLPRIM_TYPE_UINT32, 0, 0, 0, 0, CLPRIM_SORT_AUTO, NULL, 0};
     static cl_uint host[BIG];
     static sweep s;
@@ -1175,8 +1175,8 @@ static void test_multi_waits_fail(void **state)
     enum { PART = 1 << 21 };
     typedef void (*fail_waits_fn)(int);
     const fail_waits_fn fail_waits = (fail_waits_fn)dlsym(RTLD_DEFAULT, "clprim_fault_fail_waits");
-    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
-    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     static sweep s;
     clprim_context *ctx = context(s.log);
     cl_context cl;

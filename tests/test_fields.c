@@ -119,8 +119,9 @@ static const struct {
 /* Every descriptor's fields in declaration order, and its size on LP64
  * (a new field changes the size: add it here and give it its rows). */
 static const char *const scan_fields[] = {"type", "op", "exclusive", "algorithm", "custom",
-                                          "transform", NULL};
-static const char *const reduce_fields[] = {"type", "op", "algorithm", "custom", "transform", NULL};
+                                          "transform", "repro", NULL};
+static const char *const reduce_fields[] = {"type", "op", "algorithm", "custom", "transform",
+                                            "repro", NULL};
 static const char *const tf_fields[] = {"input", "expression", NULL};
 static const char *const seg_fields[] = {"kind", "mem", "off", "type", "key_element",
                                          "num_segments", NULL};
@@ -128,7 +129,7 @@ static const char *const compact_fields[] = {"type", "element", "predicate", "va
                                              "flags_off", "expression", "algorithm", "indices",
                                              "indices_off", "reverse_rejected", NULL};
 static const char *const sat_fields[] = {"type", "op", "custom", "input", "exclusive",
-                                         "algorithm", NULL};
+                                         "algorithm", "repro", NULL};
 static const char *const box_fields[] = {"type", "from_image", "input", "radius_x", "radius_y",
                                          "sum", NULL};
 static const char *const sort_fields[] = {"key_type", "value_size", "descending", "begin_bit",
@@ -150,8 +151,8 @@ static const struct {
     size_t size, lp64;
     const char *const *fields;
 } descs[] = {
-    {D_SCAN, "scan", "clprim_scan_desc", sizeof(clprim_scan_desc), 32, scan_fields},
-    {D_REDUCE, "reduce", "clprim_reduce_desc", sizeof(clprim_reduce_desc), 32, reduce_fields},
+    {D_SCAN, "scan", "clprim_scan_desc", sizeof(clprim_scan_desc), 40, scan_fields},
+    {D_REDUCE, "reduce", "clprim_reduce_desc", sizeof(clprim_reduce_desc), 40, reduce_fields},
     {D_TF, "transform", "clprim_transform", sizeof(clprim_transform), 16, tf_fields},
     {D_SEG, "segments", "clprim_segments", sizeof(clprim_segments), 48, seg_fields},
     {D_COMPACT, "compact", "clprim_compact_desc", sizeof(clprim_compact_desc), 88, compact_fields},
@@ -172,13 +173,14 @@ enum setting {
     S_NONE,
     /* scan and reduce descriptors (both set where both have the field) */
     SC_TYPE, SC_OP, SC_EXCL, SC_ALGO, SC_ALGO_DL, SC_ALGO_BAD, SC_CUSTOM, SC_TF, TF_INPUT, TF_EXPR,
+    SC_REPRO, SC_REPRO_BAD, /* issue 33: int32 is exact, so every level runs unchanged */
     /* segments */
     SG_KEYS, SG_OFFSETS, SG_MEM, SG_OFF, SG_TYPE, SG_KEY_EL, SG_NUMSEG, SG_NUMSEG_BAD,
     /* compaction */
     CP_TYPE, CP_ELEMENT, CP_PRED_GT, CP_VALUE, CP_PRED_FLAGS, CP_FLAGS, CP_FLAGS_OFF, CP_PRED_EXPR,
     CP_EXPR, CP_ALGO, CP_ALGO_BAD, CP_INDICES, CP_INDICES_OFF, CP_REVERSE,
     /* summed-area table, box filter */
-    ST_TYPE, ST_OP, ST_CUSTOM, ST_INPUT, ST_EXCL, ST_ALGO, ST_ALGO_BAD,
+    ST_TYPE, ST_OP, ST_CUSTOM, ST_INPUT, ST_EXCL, ST_ALGO, ST_ALGO_BAD, ST_REPRO, ST_REPRO_BAD,
     BX_TYPE, BX_FROM_IMAGE, BX_INPUT, BX_RX, BX_RY, BX_SUM,
     /* sort */
     SO_KEY, SO_VS, SO_DESC, SO_BEGIN, SO_END, SO_END32, SO_ALGO, SO_ALGO_BAD, SO_SCRATCH,
@@ -226,20 +228,23 @@ typedef struct row {
     H_(c, "scan.op", SC_OP), RF(c, "scan.op", SC_CUSTOM, SC_OP, "desc->op"),                       \
     H_(c, "scan.exclusive", SC_EXCL),                                                              \
     RD(c, "scan.algorithm", S_NONE, SC_ALGO, "desc->algorithm", SC_ALGO_BAD),                      \
-    H_(c, "scan.custom", SC_CUSTOM), H_(c, "scan.transform", SC_TF), TF_ROWS(c)
+    H_(c, "scan.custom", SC_CUSTOM), H_(c, "scan.transform", SC_TF), TF_ROWS(c),               \
+    RD(c, "scan.repro", S_NONE, SC_REPRO, "desc->repro", SC_REPRO_BAD)
 
 #define REDUCE_ROWS(c)                                                                             \
     H_(c, "reduce.type", SC_TYPE), RF(c, "reduce.type", SC_CUSTOM, SC_TYPE, "desc->type"),         \
     H_(c, "reduce.op", SC_OP), RF(c, "reduce.op", SC_CUSTOM, SC_OP, "desc->op"),                   \
     RD(c, "reduce.algorithm", S_NONE, SC_ALGO, "desc->algorithm", SC_ALGO_BAD),                    \
-    H_(c, "reduce.custom", SC_CUSTOM), H_(c, "reduce.transform", SC_TF), TF_ROWS(c)
+    H_(c, "reduce.custom", SC_CUSTOM), H_(c, "reduce.transform", SC_TF), TF_ROWS(c),           \
+    RD(c, "reduce.repro", S_NONE, SC_REPRO, "desc->repro", SC_REPRO_BAD)
 
 /* segmented calls */
 #define SEG_DESC_ROWS(c, d)                                                                        \
     H_(c, d ".type", SC_TYPE), RF(c, d ".type", SC_CUSTOM, SC_TYPE, "desc->type"),                 \
     H_(c, d ".op", SC_OP), RF(c, d ".op", SC_CUSTOM, SC_OP, "desc->op"),                           \
     H_(c, d ".custom", SC_CUSTOM), H_(c, d ".transform", SC_TF),                                   \
-    RF(c, d ".algorithm", S_NONE, SC_ALGO, "desc->algorithm"), TF_ROWS(c)
+    RF(c, d ".algorithm", S_NONE, SC_ALGO, "desc->algorithm"), TF_ROWS(c),                     \
+    RD(c, d ".repro", S_NONE, SC_REPRO, "desc->repro", SC_REPRO_BAD)
 
 /* the segments: type, key_element and num_segments of the kinds that do
  * not use them, and mem and off in the host helpers, are refused */
@@ -289,7 +294,8 @@ typedef struct row {
     H_(c, "sat.op", ST_OP), RF(c, "sat.op", ST_CUSTOM, ST_OP, "desc->op"),                         \
     H_(c, "sat.custom", ST_CUSTOM), H_(c, "sat.input", ST_INPUT),                                  \
     RF(c, "sat.input", ST_CUSTOM, ST_INPUT, "desc->input"), H_(c, "sat.exclusive", ST_EXCL),       \
-    RD(c, "sat.algorithm", S_NONE, ST_ALGO, "desc->algorithm", ST_ALGO_BAD)
+    RD(c, "sat.algorithm", S_NONE, ST_ALGO, "desc->algorithm", ST_ALGO_BAD),                    \
+    RD(c, "sat.repro", S_NONE, ST_REPRO, "desc->repro", ST_REPRO_BAD)
 
 #define BOX_ROWS(c)                                                                                \
     H_(c, "box.type", BX_TYPE), H_(c, "box.from_image", BX_FROM_IMAGE),                            \
@@ -585,6 +591,8 @@ static void apply(setup *s, enum setting v)
         s->reduce.algorithm = (clprim_reduce_algorithm)99;
         break;
     case SC_CUSTOM: s->scan.custom = s->reduce.custom = xor_op; break;
+    case SC_REPRO: s->scan.repro = s->reduce.repro = CLPRIM_REPRO_PORTABLE; break;
+    case SC_REPRO_BAD: s->scan.repro = s->reduce.repro = (clprim_repro)99; break;
     case SC_TF: s->scan.transform = s->reduce.transform = &tf; break;
     case TF_INPUT: tf.input = CLPRIM_TYPE_INT64; break;
     case TF_EXPR: tf.expression = "x * 5"; break;
@@ -634,6 +642,8 @@ static void apply(setup *s, enum setting v)
     case ST_EXCL: s->sat.exclusive = 1; break;
     case ST_ALGO: s->sat.algorithm = CLPRIM_SAT_ROWS_THEN_COLUMNS; break;
     case ST_ALGO_BAD: s->sat.algorithm = (clprim_sat_algorithm)99; break;
+    case ST_REPRO: s->sat.repro = CLPRIM_REPRO_PORTABLE; break;
+    case ST_REPRO_BAD: s->sat.repro = (clprim_repro)99; break;
     case BX_TYPE: s->box.type = CLPRIM_TYPE_INT64; break;
     case BX_FROM_IMAGE: s->box.from_image = 1; break;
     case BX_INPUT: s->box.input = CLPRIM_PIXEL_UINT8; break;

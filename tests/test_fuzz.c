@@ -131,15 +131,15 @@ static void one_call(void)
     clprim_scan_desc sd = {(clprim_type)pick_enum(0, CLPRIM_TYPE_COUNT_),
                            (clprim_op)pick_enum(0, CLPRIM_OP_COUNT_), (int)r(2),
                            (clprim_scan_algorithm)pick_enum(0, CLPRIM_SCAN_ALGORITHM_COUNT_),
-                           pick_op(), NULL};
+                           pick_op(), NULL, CLPRIM_REPRO_NONE};
     clprim_reduce_desc rd = {sd.type, sd.op,
                              (clprim_reduce_algorithm)pick_enum(0, CLPRIM_REDUCE_ALGORITHM_COUNT_),
-                             pick_op(), NULL};
+                             pick_op(), NULL, CLPRIM_REPRO_NONE};
     clprim_compact_desc cd;
     clprim_segments sg;
     clprim_sat_desc td = {sd.type, sd.op, pick_op(),
                           (clprim_pixel_type)pick_enum(0, CLPRIM_PIXEL_TYPE_COUNT_), (int)r(2),
-                          (clprim_sat_algorithm)pick_enum(0, CLPRIM_SAT_ALGORITHM_COUNT_)};
+                          (clprim_sat_algorithm)pick_enum(0, CLPRIM_SAT_ALGORITHM_COUNT_), CLPRIM_REPRO_NONE};
     clprim_box_desc bd = {sd.type, (int)r(2), td.input, pick_size() % 64, pick_size() % 64,
                           (int)r(2)};
     static const cl_long zero[8]; /* as large as any element `value` may stand for */

@@ -119,7 +119,7 @@ static void test_scan_reduce(void **state)
     assert_non_null(out);
     for (a = 0; a < CLPRIM_SCAN_ALGORITHM_COUNT_; ++a) {
         clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, (clprim_scan_algorithm)a,
-                              NULL, NULL};
+                              NULL, NULL, CLPRIM_REPRO_NONE};
         char what[96];
         if ((a == CLPRIM_SCAN_DOMINO || a == CLPRIM_SCAN_DECOUPLED_LOOKBACK) &&
             !info.has_single_pass)
@@ -134,7 +134,7 @@ static void test_scan_reduce(void **state)
     }
     for (a = 0; a < CLPRIM_REDUCE_ALGORITHM_COUNT_; ++a) {
         clprim_reduce_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, (clprim_reduce_algorithm)a,
-                                NULL, NULL};
+                                NULL, NULL, CLPRIM_REPRO_NONE};
         fails |= ok(clprim_reduce_host(ctx, &d, in, N, &value), "reduce");
         fails |= value != N;
         d.transform = &twice;
@@ -210,9 +210,9 @@ static void test_segment(void **state)
             *kout = malloc(N * sizeof *kout);
     unsigned char *flags = malloc(N);
     cl_ulong *offsets = malloc((m + 1) * sizeof *offsets);
-    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL,
-                                   NULL};
+                                   NULL, CLPRIM_REPRO_NONE};
     clprim_segments s;
     size_t i, count = 0;
     int fails = 0;

@@ -72,8 +72,11 @@ static int report(clprim_status st, const char *what)
 static int builtin_case(clprim_type type, clprim_op op, int exclusive, uint64_t *s)
 {
     const size_t elem = clprim_type_size(type), total = tu_rand(s) % 150000;
-    const clprim_scan_desc d = {type, op, exclusive, CLPRIM_SCAN_AUTO, NULL, NULL};
-    const clprim_reduce_desc rd = {type, op, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    /* issue 33: every other case at RUN_TO_RUN (floats: the ranks' totals
+     * gathered and folded in rank order on the device instead of MPI's) */
+    const clprim_repro repro = tu_rand(s) % 2 ? CLPRIM_REPRO_RUN_TO_RUN : CLPRIM_REPRO_NONE;
+    const clprim_scan_desc d = {type, op, exclusive, CLPRIM_SCAN_AUTO, NULL, NULL, repro};
+    const clprim_reduce_desc rd = {type, op, CLPRIM_REDUCE_AUTO, NULL, NULL, repro};
     unsigned char *x = malloc(total * elem + 1), *want = malloc(total * elem + 1);
     unsigned char *got = malloc(total * elem + 16), value[8];
     size_t start = 0, n = 0, i;
@@ -84,8 +87,9 @@ static int builtin_case(clprim_type type, clprim_op op, int exclusive, uint64_t 
 
     clprim_ref_fill(type, op, x, total, s);
     cut(s, total, &start, &n);
-    snprintf(what, sizeof what, "%s %s %s, %zu of %zu", clprim_type_name(type), clprim_op_name(op),
-             exclusive ? "exclusive" : "inclusive", n, total);
+    snprintf(what, sizeof what, "%s %s %s %s, %zu of %zu", clprim_type_name(type),
+             clprim_op_name(op), exclusive ? "exclusive" : "inclusive", clprim_repro_name(repro), n,
+             total);
     in = device_copy(x + start * elem, n * elem);
     memset(got, POISON, n * elem + 16);
     out = device_copy(got, n * elem + 16);
@@ -149,8 +153,8 @@ static int custom_case(int exclusive, uint64_t *s)
         return report(CLPRIM_BUILD_FAILED, "creating the affine operator");
     {
         const clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, exclusive, CLPRIM_SCAN_AUTO,
-                                    op, NULL};
-        const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, op, NULL};
+                                    op, NULL, CLPRIM_REPRO_NONE};
+        const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, op, NULL, CLPRIM_REPRO_NONE};
         clprim_status st;
         in = device_copy(x + 2 * start, n * 8);
         st = clprim_mpi_reduce(MPI_COMM_WORLD, ctx, &rd, in, 0, n, value);
@@ -282,7 +286,7 @@ static int index_case(uint64_t *s)
  * refused on every rank (and nothing hangs). */
 static int errors_case(void)
 {
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     const cl_int x[4] = {1, 2, 3, 4};
     cl_mem in = device_copy(x, sizeof x);
     clprim_status st;

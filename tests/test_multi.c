@@ -273,7 +273,7 @@ static void describe(char *buf, size_t size, const split *sp, const char *what)
 static size_t scan_case(clprim_type type, clprim_op op, int exclusive, size_t n, uint64_t *s)
 {
     const size_t elem = clprim_type_size(type);
-    const clprim_scan_desc d = {type, op, exclusive, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_scan_desc d = {type, op, exclusive, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     unsigned char *x = malloc(n * elem + 1), *got = malloc(n * elem + 1);
     char what[256];
     size_t bad;
@@ -331,7 +331,7 @@ static void test_multi_reduce(void **state)
         const clprim_type type = t < CLPRIM_TYPE_COUNT_ ? (clprim_type)t : CLPRIM_TYPE_INT32;
         const clprim_op o = t < CLPRIM_TYPE_COUNT_ ? CLPRIM_OP_SUM : (clprim_op)(t - CLPRIM_TYPE_COUNT_);
         const size_t elem = clprim_type_size(type), n = tu_rand(&s) % 200000;
-        const clprim_reduce_desc d = {type, o, CLPRIM_REDUCE_AUTO, NULL, NULL};
+        const clprim_reduce_desc d = {type, o, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
         unsigned char *x = malloc(n * elem + 1), value[8];
         char what[256];
         split sp;
@@ -442,9 +442,9 @@ static void test_multi_custom(void **state)
         assert_int_equal(clprim_operator_create(pool(k), &od, &ops[k]), CLPRIM_SUCCESS);
     for (excl = 0; excl < 2; ++excl) {
         clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, (int)excl, CLPRIM_SCAN_AUTO, ops[0],
-                              NULL};
+                              NULL, CLPRIM_REPRO_NONE};
         const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, ops[0],
-                                       NULL};
+                                       NULL, CLPRIM_REPRO_NONE};
         cl_uint value[2] = {0, 0};
         unsigned char *copy = malloc(n * 8);
         split sp;
@@ -624,8 +624,8 @@ static void test_expression_rebase(void **state)
 
 static void test_multi_errors(void **state)
 {
-    const clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
-    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    const clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     const cl_int zero = 0;
     clprim_compact_desc cd = {CLPRIM_TYPE_INT32, NULL, CLPRIM_PREDICATE_GREATER, &zero, NULL, 0,
                               NULL, CLPRIM_COMPACT_AUTO, NULL, 0, 0};

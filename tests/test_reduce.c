@@ -92,7 +92,7 @@ static void test_reproducible(void **state)
     for (i = 0; i < n; ++i)
         x[i] = (float)((double)(tu_rand(&s) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
     for (a = 0; a < CLPRIM_REDUCE_ALGORITHM_COUNT_; ++a) {
-        clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, (clprim_reduce_algorithm)a, NULL, NULL};
+        clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, (clprim_reduce_algorithm)a, NULL, NULL, CLPRIM_REPRO_NONE};
         assert_int_equal(clprim_reduce_host(ctx, &d, x, n, &first), CLPRIM_SUCCESS);
         for (r = 0; r < 3; ++r) {
             assert_int_equal(clprim_reduce_host(ctx, &d, x, n, &again), CLPRIM_SUCCESS);
@@ -106,7 +106,7 @@ static void test_helpers(void **state)
 {
     cl_int x[1000], err;
     cl_long big[3] = {(cl_long)1 << 40, 3, -5};
-    clprim_reduce_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    clprim_reduce_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     cl_int v = 0;
     cl_long lv = 0;
     double mean = 0;
@@ -207,7 +207,7 @@ static void test_min_max_edges(void **state)
                 in = edge_buffer((off + n) * e, x);
                 for (a = 0; a < CLPRIM_REDUCE_ALGORITHM_COUNT_ && st == CLPRIM_SUCCESS; ++a) {
                     const clprim_reduce_desc d = {type, (clprim_op)op, (clprim_reduce_algorithm)a,
-                                                  NULL, NULL};
+                                                  NULL, NULL, CLPRIM_REPRO_NONE};
                     snprintf(what, sizeof what, "reduce %s %s %s nan=%d n=%zu off=%zu",
                              clprim_reduce_algorithm_name(d.algorithm), clprim_type_name(type),
                              clprim_op_name(d.op), nan, n, off);
@@ -235,7 +235,7 @@ static void test_min_max_edges(void **state)
                     flags[i] = i == 0 || tu_rand(&s) % (op == CLPRIM_OP_MIN ? 7 : 3000) == 0;
                 fm = edge_buffer(n, flags);
                 if (st == CLPRIM_SUCCESS) {
-                    const clprim_reduce_desc d = {type, (clprim_op)op, CLPRIM_REDUCE_AUTO, NULL, NULL};
+                    const clprim_reduce_desc d = {type, (clprim_op)op, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
                     const clprim_segments sg = {CLPRIM_SEGMENTS_FLAGS_U8, fm, 0, 0 /* flags: no type */,
                                                 NULL, 0};
                     unsigned char *segs = malloc((n + 3) * e);
@@ -279,7 +279,7 @@ static void test_min_max_edges(void **state)
                     free(segs);
                 }
                 if (st == CLPRIM_SUCCESS) {
-                    const clprim_reduce_desc d = {type, (clprim_op)op, CLPRIM_REDUCE_AUTO, NULL, NULL};
+                    const clprim_reduce_desc d = {type, (clprim_op)op, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
                     const size_t c0 = (size_t)(tu_rand(&s) % (n / 2 + 1));
                     const size_t c1 = nan ? c0 : c0 + (size_t)(tu_rand(&s) % (n - c0 + 1));
                     clprim_part parts[3];

@@ -226,7 +226,7 @@ static int run_case(const sat_case *c)
     const size_t in_len = c->in_off + (h ? (h - 1) * in_pitch + w : 0) + MARGIN;
     const size_t out_len = c->out_off + (h + ex - 1) * out_pitch + w + ex + MARGIN;
     const clprim_sat_desc d = {c->type, c->op, c->custom ? sum_max : NULL, c->input, c->exclusive,
-                               c->algorithm};
+                               c->algorithm, CLPRIM_REPRO_NONE};
     cl_context cl = clprim_context_cl_context(ctx);
     unsigned char *img = malloc(in_len * pe), *x = malloc(w * h * e + 1), *got = malloc(out_len * e);
     unsigned char ident[8];
@@ -487,7 +487,7 @@ static int run_box(clprim_type type, int from_image, int sum, size_t w, size_t h
     unsigned char *px = malloc(w * h), *table = malloc((w + 1) * (h + 1) * e);
     double *img = malloc(w * h * sizeof *img);
     float *got = malloc(out_pitch * h * sizeof *got);
-    const clprim_sat_desc sd = {type, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_UINT8, 1, CLPRIM_SAT_AUTO};
+    const clprim_sat_desc sd = {type, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_UINT8, 1, CLPRIM_SAT_AUTO, CLPRIM_REPRO_NONE};
     const clprim_box_desc bd = {type, from_image, from_image ? CLPRIM_PIXEL_UINT8 : CLPRIM_PIXEL_SAME,
                                 rx, ry, sum};
     uint64_t s = seed ^ (w * 31 + h * 7 + rx);

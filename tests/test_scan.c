@@ -176,7 +176,7 @@ static void test_more_than_2_32(void **state)
     const uint64_t salt = tu_seed();
     cl_context c = clprim_context_cl_context(ctx);
     cl_command_queue q = clprim_context_queue(ctx);
-    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     cl_uint *x, acc = 0;
     cl_mem b;
     cl_int err;
@@ -289,7 +289,7 @@ static size_t edge_check(const edge_case *c, const unsigned char *x, const unsig
 static int edge_run(const edge_case *c)
 {
     const size_t e = clprim_type_size(c->type), margin = 5;
-    const clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm, NULL, NULL};
+    const clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm, NULL, NULL, CLPRIM_REPRO_NONE};
     unsigned char *x = malloc(c->n * e), *got = malloc((c->n + margin) * e), init[8];
     char what[256];
     size_t bad, i;
@@ -379,7 +379,7 @@ static void test_min_max_edges_segmented_multi(void **state)
             for (k = 0; k < 4; ++k) {
                 const int excl = k / 2, nan = k % 2;
                 const size_t n = 2000 + (size_t)(tu_rand(&s) % 60000), margin = 3;
-                const clprim_scan_desc d = {type, (clprim_op)op, excl, CLPRIM_SCAN_AUTO, NULL, NULL};
+                const clprim_scan_desc d = {type, (clprim_op)op, excl, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
                 unsigned char *x = malloc(n * e), *got = malloc((n + margin) * e);
                 unsigned char *flags = malloc(n);
                 size_t i, start, bad = 0, cut[2];

@@ -211,7 +211,7 @@ static int run_case(const scase *c)
     sg.num_segments = c->kind == CLPRIM_SEGMENTS_OFFSETS ? m : 0;
     if (c->reduce) {
         clprim_reduce_desc d = {c->custom ? 0 : c->type, c->custom ? 0 : c->op, CLPRIM_REDUCE_AUTO,
-                                c->custom ? affine : NULL, NULL};
+                                c->custom ? affine : NULL, NULL, CLPRIM_REPRO_NONE};
         memset(count_got, POISON, sizeof count_got);
         count = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof count_got,
                                count_got, &err);
@@ -228,7 +228,7 @@ static int run_case(const scase *c)
                                      1, count, 1, 0, NULL, NULL);
     } else {
         clprim_scan_desc d = {c->custom ? 0 : c->type, c->custom ? 0 : c->op, c->exclusive,
-                              CLPRIM_SCAN_AUTO, c->custom ? affine : NULL, NULL};
+                              CLPRIM_SCAN_AUTO, c->custom ? affine : NULL, NULL, CLPRIM_REPRO_NONE};
         st = clprim_segmented_scan(ctx, NULL, &d, &sg, in, c->in_off, c->in_place ? in : out, off,
                                    n, 0, NULL, NULL);
     }
@@ -403,8 +403,8 @@ static void test_host_helpers(void **state)
     cl_int got[8];
     cl_uint got_keys[8];
     size_t count = 0;
-    clprim_reduce_desc r = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
-    clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_reduce_desc r = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
+    clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_segments sg = {CLPRIM_SEGMENTS_OFFSETS, NULL, 0, CLPRIM_TYPE_INT32, NULL, 5};
     (void)state;
     require_single_pass();
@@ -445,8 +445,8 @@ static void test_refused(void **state)
     cl_int err;
     cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
     cl_mem small = clCreateBuffer(cl, CL_MEM_READ_WRITE, 16, NULL, &err);
-    clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
-    clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    clprim_scan_desc sd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
+    clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_segments sg = {CLPRIM_SEGMENTS_FLAGS_U8, buf, 0, 0, NULL, 0};
     (void)state;
     require_single_pass();
@@ -544,7 +544,7 @@ static void test_bad_offsets_stay_inside(void **state)
     cl_int vals[600], out[5 + 2 * MARGIN];
     cl_int err;
     cl_mem in, ob, sb;
-    clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    clprim_reduce_desc rd = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_segments sg = {CLPRIM_SEGMENTS_OFFSETS, NULL, 0, CLPRIM_TYPE_INT32, NULL, 5};
     size_t i;
     (void)state;

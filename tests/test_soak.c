@@ -1486,7 +1486,7 @@ static int neighbour_call(clprim_context *c, int what, unsigned long round, uint
     switch (what) {
     case N_SCAN: {
         const clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL,
-                                    NULL};
+                                    NULL, CLPRIM_REPRO_NONE};
         clprim_ref_fill(d.type, d.op, x, n, s);
         st = clprim_scan_host(c, &d, x, y, n);
         bad = st == CLPRIM_SUCCESS && clprim_ref_scan_check(d.type, d.op, 0, x, y, n, NULL, NULL);

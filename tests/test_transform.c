@@ -151,12 +151,12 @@ static int run_case(int which, int reduce, int algorithm, int exclusive, size_t 
     if (reduce) {
         const clprim_reduce_desc d = {out_types[which], out_ops[which],
                                       (clprim_reduce_algorithm)algorithm,
-                                      which == AFFINE ? affine : NULL, tf};
+                                      which == AFFINE ? affine : NULL, tf, CLPRIM_REPRO_NONE};
         st = clprim_reduce(ctx, NULL, &d, in, in_off, n, out, 1, 0, NULL, NULL);
     } else {
         const clprim_scan_desc d = {out_types[which], out_ops[which], exclusive,
                                     (clprim_scan_algorithm)algorithm,
-                                    which == AFFINE ? affine : NULL, tf};
+                                    which == AFFINE ? affine : NULL, tf, CLPRIM_REPRO_NONE};
         st = clprim_scan(ctx, NULL, &d, in, in_off, out, 1, n, 0, NULL, NULL);
     }
     if (st != CLPRIM_SUCCESS) {
@@ -231,9 +231,9 @@ static void test_host_helpers(void **state)
     const cl_uint want[] = {1, 1, 1, 2, 2, 3, 4};
     cl_uint got[7], total = 0;
     const clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL,
-                                &transforms[POSITIVES]};
+                                &transforms[POSITIVES], CLPRIM_REPRO_NONE};
     const clprim_reduce_desc rd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL,
-                                   &transforms[POSITIVES]};
+                                   &transforms[POSITIVES], CLPRIM_REPRO_NONE};
     (void)state;
     memset(got, POISON, sizeof got);
     assert_int_equal(clprim_scan_host(ctx, &d, x, got, 7), CLPRIM_SUCCESS);
@@ -252,8 +252,8 @@ static void test_refused(void **state)
     cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64, NULL, &err);
     cl_mem out = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64, NULL, &err);
     clprim_transform tf = {CLPRIM_TYPE_INT32, "x + no_such_name"};
-    clprim_scan_desc d = {CLPRIM_TYPE_INT64, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, &tf};
-    clprim_reduce_desc rd = {CLPRIM_TYPE_INT64, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, &tf};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT64, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, &tf, CLPRIM_REPRO_NONE};
+    clprim_reduce_desc rd = {CLPRIM_TYPE_INT64, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, &tf, CLPRIM_REPRO_NONE};
     (void)state;
     assert_int_equal(err, CL_SUCCESS);
     expect_refused(clprim_scan(ctx, NULL, &d, buf, 0, out, 0, 4, 0, NULL, NULL),

@@ -23,6 +23,7 @@ typedef struct bench {
     void *host[16];
     cl_mem mem[16];
     int hosts, mems, short_of_memory;
+    clprim_repro repro; /* --repro: the scans' and reduces' level (issue 33) */
 } bench;
 
 /* One command (or one library call) of a batch; *ev: its last command. */
@@ -201,5 +202,11 @@ int clprim_bench_histogram(bench *b, const char *kind, const size_t *sizes, size
 int clprim_bench_top_k(bench *b, const char *ks, const char *dist, clprim_type type,
                        size_t value_size, int smallest, int unsorted, const size_t *sizes,
                        size_t count, const char *algos, const char *csv_path, int progress);
+/* --repeat-check N (issue 33): each algorithm's scan (or reduce) of the
+ * issue's input, n random floats in [-0.7, 1.3), N times at b->repro, and a
+ * hash of each result's bits; prints how many distinct results came.
+ * Returns 1 when a level other than NONE gave more than one. */
+int clprim_bench_repeat_check(bench *b, clprim_type type, clprim_op op, int exclusive, int reduce,
+                              const size_t *sizes, size_t count, const char *algos, int runs);
 
 #endif

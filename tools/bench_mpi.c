@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     size_t n = (size_t)1 << 30, part, i;
     int reps = 21, rank, size, r, a, local;
     double t[BENCH_MPI_MAX_REPS], mid;
-    const clprim_scan_desc sd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    const clprim_scan_desc sd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_context *ctx = NULL;
     cl_context c;
     cl_device_id devs[BENCH_MPI_MAX_DEV], dev;

@@ -152,8 +152,8 @@ int main(int argc, char **argv)
     gpu g[MAX_DEV];
     cl_uint *x, *got;
     double one_ms, copy_ms, multi_ms, compute_ms, batch_one_ms, batch_k_ms, total_ms;
-    const clprim_scan_desc sd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
-    const clprim_reduce_desc rd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    const clprim_scan_desc sd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_part parts[MAX_DEV];
     clprim_device_info info;
     uint64_t s = 0x243F6A8885A308D3ull, bad = 0;

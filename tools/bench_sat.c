@@ -49,7 +49,7 @@ static int sat_enqueue(bench *b, const void *arg, cl_event *ev)
                                                         : CLPRIM_TYPE_INT32,
                                    CLPRIM_OP_SUM, NULL,
                                    c->kind == K_UINT8 ? CLPRIM_PIXEL_UINT8 : CLPRIM_PIXEL_SAME, 0,
-                                   c->algorithm};
+                                   c->algorithm, CLPRIM_REPRO_NONE};
         st = clprim_sat(b->ctx, NULL, &d, b->in, 0, n, b->out, 0, n, n, n, 0, NULL, ev);
     }
     return st == CLPRIM_SUCCESS;
@@ -97,7 +97,7 @@ static int sat_prepare(bench *b, void *self, bench_point *p)
     clEnqueueWriteBuffer(b->q, b->in, CL_TRUE, 0, n * pixel, img, 0, NULL, NULL);
     if (kind == K_BOX) {
         const clprim_sat_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_UINT8, 1,
-                                   CLPRIM_SAT_AUTO};
+                                   CLPRIM_SAT_AUTO, CLPRIM_REPRO_NONE};
         cl_int err;
         /* the table from the image, then the image out of the way */
         cl_mem t = clCreateBuffer(clprim_context_cl_context(b->ctx), CL_MEM_READ_WRITE,

@@ -10,11 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct scan_bench {
     clprim_type type;
     clprim_op op;
     int exclusive, reduce;
+    clprim_repro repro; /* --repro */
     size_t elem, n;
     unsigned char *host_in, *want, *got;
     uint64_t seed;
@@ -43,10 +45,10 @@ static int scan_open(bench *b, void *self, size_t max_n)
 static void scan_head(void *self)
 {
     const scan_bench *c = self;
-    printf("# %s %s %s; GB/s = %s n sizeof(T) / median device time\n", clprim_type_name(c->type),
-           clprim_op_name(c->op),
+    printf("# %s %s %s, repro %s; GB/s = %s n sizeof(T) / median device time\n",
+           clprim_type_name(c->type), clprim_op_name(c->op),
            c->reduce ? "reduce" : c->exclusive ? "exclusive scan" : "inclusive scan",
-           c->reduce ? "" : "2");
+           clprim_repro_name(c->repro), c->reduce ? "" : "2");
     if (c->reduce)
         printf("%-10s %-18s %10s %10s %9s %9s %7s %9s %7s %7s %s\n", "n", "algorithm",
                "device_us", "host_us", "GB/s", "read GB/s", "ratio", "copy GB/s", "of copy",
@@ -90,8 +92,9 @@ static const char *scan_variant(bench *b, void *self, bench_point *p)
     scan_bench *c = self;
     (void)b;
     c->d = (clprim_scan_desc){c->type, c->op, c->exclusive, (clprim_scan_algorithm)p->variant,
-                              NULL, NULL};
-    c->rd = (clprim_reduce_desc){c->type, c->op, (clprim_reduce_algorithm)p->variant, NULL, NULL};
+                              NULL, NULL, c->repro};
+    c->rd = (clprim_reduce_desc){c->type, c->op, (clprim_reduce_algorithm)p->variant, NULL, NULL,
+                                 c->repro};
     return c->reduce ? clprim_reduce_algorithm_name(c->rd.algorithm)
                      : clprim_scan_algorithm_name(c->d.algorithm);
 }
@@ -140,7 +143,8 @@ int clprim_bench_scan(bench *b, clprim_type type, clprim_op op, int exclusive, i
                       int progress)
 {
     scan_bench c = {.type = type, .op = op, .exclusive = exclusive, .reduce = reduce,
-                    .elem = clprim_type_size(type), .seed = 0x243F6A8885A308D3ull};
+                    .repro = b->repro, .elem = clprim_type_size(type),
+                    .seed = 0x243F6A8885A308D3ull};
     bench_module m;
     m = (bench_module){
         BENCH_PARTS(scan), .self = &c, .unit = "elements", .n_width = 10, .name_width = 18,
@@ -151,4 +155,89 @@ int clprim_bench_scan(bench *b, clprim_type type, clprim_op op, int exclusive, i
                        "read_gbs,ratio_to_read,batch_us,copy_batch_gbs,ratio_to_copy_batch,"
                        "read_batch_gbs,ratio_to_read_batch"};
     return bench_run(b, &m, sizes, count, csv_path, progress);
+}
+
+/* ---- --repeat-check (issue 33) ---- */
+
+static uint64_t fnv1a(const unsigned char *p, size_t bytes)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < bytes; ++i)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+int clprim_bench_repeat_check(bench *b, clprim_type type, clprim_op op, int exclusive, int reduce,
+                              const size_t *sizes, size_t count, const char *algos, int runs)
+{
+    const size_t elem = clprim_type_size(type);
+    const int variants = reduce ? CLPRIM_REDUCE_ALGORITHM_COUNT_ : CLPRIM_SCAN_ALGORITHM_COUNT_;
+    uint64_t seed = 0x243F6A8885A308D3ull;
+    int rc = 0;
+    printf("# repeat check: %s %s %s, repro %s, %d runs each; hash: FNV-1a of the result's bits\n",
+           clprim_type_name(type), clprim_op_name(op),
+           reduce ? "reduce" : exclusive ? "exclusive scan" : "inclusive scan",
+           clprim_repro_name(b->repro), runs);
+    printf("%-10s %-18s %6s %9s %16s\n", "n", "algorithm", "runs", "distinct", "first hash");
+    for (size_t s = 0; s < count; ++s) {
+        const size_t n = sizes[s], bytes = n * elem, out_bytes = reduce ? elem : bytes;
+        unsigned char *in = malloc(bytes ? bytes : 1), *got = malloc(out_bytes ? out_bytes : 1);
+        uint64_t *hashes = malloc(sizeof(uint64_t) * (size_t)(runs > 0 ? runs : 1));
+        if (!in || !got || !hashes) {
+            free(in);
+            free(got);
+            free(hashes);
+            return 1;
+        }
+        for (size_t i = 0; i < n; ++i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const double v = -0.7 + 2.0 * (double)(seed >> 11) / 9007199254740992.0;
+            if (type == CLPRIM_TYPE_FLOAT)
+                ((float *)(void *)in)[i] = (float)v;
+            else if (type == CLPRIM_TYPE_DOUBLE)
+                ((double *)(void *)in)[i] = v;
+            else
+                memcpy(in + i * elem, &seed, elem);
+        }
+        clEnqueueWriteBuffer(b->q, b->in, CL_TRUE, 0, bytes, in, 0, NULL, NULL);
+        for (int a = 0; a < variants; ++a) {
+            const char *name = reduce ? clprim_reduce_algorithm_name((clprim_reduce_algorithm)a)
+                                      : clprim_scan_algorithm_name((clprim_scan_algorithm)a);
+            const clprim_scan_desc d = {type, op, exclusive, (clprim_scan_algorithm)a, NULL, NULL,
+                                        b->repro};
+            const clprim_reduce_desc rd = {type, op, (clprim_reduce_algorithm)a, NULL, NULL,
+                                           b->repro};
+            int distinct = 0, ok = 1;
+            if (algos && strcmp(algos, "all") && !listed(algos, name))
+                continue;
+            for (int r = 0; r < runs && ok; ++r) {
+                ok = (reduce ? clprim_reduce(b->ctx, NULL, &rd, b->in, 0, n, b->out, 0, 0, NULL,
+                                             NULL)
+                             : clprim_scan(b->ctx, NULL, &d, b->in, 0, b->out, 0, n, 0, NULL,
+                                           NULL)) == CLPRIM_SUCCESS &&
+                     clEnqueueReadBuffer(b->q, b->out, CL_TRUE, 0, out_bytes, got, 0, NULL,
+                                         NULL) == CL_SUCCESS;
+                hashes[r] = fnv1a(got, out_bytes);
+                int seen = 0;
+                for (int k = 0; k < r && !seen; ++k)
+                    seen = hashes[k] == hashes[r];
+                distinct += ok && !seen;
+            }
+            if (!ok) {
+                char why[512];
+                clprim_context_last_error(b->ctx, why, sizeof why);
+                printf("%-10zu %-18s failed: %s\n", n, name, why);
+                continue;
+            }
+            printf("%-10zu %-18s %6d %9d %016llx%s\n", n, name, runs, distinct,
+                   (unsigned long long)hashes[0],
+                   distinct > 1 && b->repro != CLPRIM_REPRO_NONE ? "  NOT REPRODUCIBLE" : "");
+            if (distinct > 1 && b->repro != CLPRIM_REPRO_NONE)
+                rc = 1;
+        }
+        free(in);
+        free(got);
+        free(hashes);
+    }
+    return rc;
 }

@@ -48,16 +48,16 @@ static int seg_enqueue(bench *b, const void *arg, cl_event *ev)
     clprim_status st;
     if (c->call == TRANSFORM || c->call == PLAIN) {
         const clprim_scan_desc d = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL,
-                                    c->call == TRANSFORM ? &positives : NULL};
+                                    c->call == TRANSFORM ? &positives : NULL, CLPRIM_REPRO_NONE};
         st = clprim_scan(b->ctx, NULL, &d, b->in, 0, b->out, 0, c->n, 0, NULL, ev);
     } else if (c->call < REDUCE_FLAGS) {
         const clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL,
-                                    NULL};
+                                    NULL, CLPRIM_REPRO_NONE};
         st = clprim_segmented_scan(b->ctx, NULL, &d, &c->sg, b->in, 0, b->out, 0, c->n, 0, NULL,
                                    ev);
     } else {
         const clprim_reduce_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL,
-                                      NULL};
+                                      NULL, CLPRIM_REPRO_NONE};
         st = clprim_segmented_reduce(b->ctx, NULL, &d, &c->sg, b->in, 0, c->n, b->out, 0,
                                      c->call == REDUCE_KEYS ? c->keys_out : NULL, 0, c->count, 0,
                                      0, NULL, ev);

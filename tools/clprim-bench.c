@@ -101,6 +101,12 @@ static const char usage[] =
     "                             integers), few (16 distinct keys) or sorted\n"
     "  --smallest                 top-k: the K smallest instead\n"
     "  --unsorted                 top-k: the K keys in any order\n"
+    "  --repro LEVEL              scans and reduces at none (default), run-to-run or\n"
+    "                             portable (clprim_repro)\n"
+    "  --repeat-check N           instead of timing: each algorithm N times on the issue 33\n"
+    "                             input (floats in [-0.7, 1.3)), counting distinct results\n"
+    "                             by a hash of their bits (exit 1: a level other than none\n"
+    "                             gave more than one)\n"
     "  --first-call               time the first call of fresh processes instead\n"
     "  --help                     this text\n"
     "\n"
@@ -135,6 +141,8 @@ int main(int argc, char **argv)
     size_t segment_length = 1000;
     int kept = 50, rc = 0;
     const char *type_name = NULL, *op_name = NULL, *sides = NULL, *child = NULL;
+    const char *repro_name = NULL; /* issue 33 */
+    int repeat_check = 0;
     /* every option: 'f' a flag (int set to 1), 's' a string, 'i' an int, 'z' a size */
     const struct {
         const char *name;
@@ -156,6 +164,7 @@ int main(int argc, char **argv)
         {"--top-k", 's', &top_k},           {"--keys", 's', &top_k_keys},
         {"--smallest", 'f', &smallest},     {"--unsorted", 'f', &unsorted},
         {"--first-call-child", 's', &child},
+        {"--repro", 's', &repro_name},      {"--repeat-check", 'i', &repeat_check},
     };
     const size_t noptions = sizeof options / sizeof options[0];
 
@@ -238,6 +247,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "clprim-bench: bad --type, --op, --reps or --batch\n");
         return 2;
     }
+    if (repro_name) {
+        for (b.repro = 0; b.repro < CLPRIM_REPRO_COUNT_ && strcmp(clprim_repro_name(b.repro),
+                                                                  repro_name); ++b.repro)
+            ;
+        if (b.repro == CLPRIM_REPRO_COUNT_) {
+            fprintf(stderr, "clprim-bench: --repro takes none, run-to-run or portable\n");
+            return 2;
+        }
+    }
+    if (repeat_check < 0) {
+        fprintf(stderr, "clprim-bench: --repeat-check takes a number of runs\n");
+        return 2;
+    }
     if (first_call)
         return clprim_bench_first_call(argv[0], csv_path, b.reps == 11 ? 3 : b.reps);
     if (!strcmp(preset, "full")) {
@@ -291,6 +313,9 @@ int main(int argc, char **argv)
                                 sizes, count, algos, csv_path, progress);
     else if (compact)
         rc = clprim_bench_compact(&b, compact, kept, sizes, count, algos, csv_path, progress);
+    else if (repeat_check)
+        rc = clprim_bench_repeat_check(&b, type, op, exclusive, reduce, sizes, count, algos,
+                                       repeat_check);
     else
         rc = clprim_bench_scan(&b, type, op, exclusive, reduce, sizes, count, algos, csv_path,
                                progress);

@@ -11,7 +11,7 @@ static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_ty
 {
     /* 5 elements: tiny, but every family's kernels build and run */
     unsigned char buf[5 * 8] = {0};
-    clprim_scan_desc d = {t, CLPRIM_OP_SUM, 0, a, NULL, NULL};
+    clprim_scan_desc d = {t, CLPRIM_OP_SUM, 0, a, NULL, NULL, CLPRIM_REPRO_NONE};
     char why[160] = "";
     clprim_status st;
     int i;
@@ -24,7 +24,7 @@ static void check_family(clprim_context *ctx, clprim_scan_algorithm a, clprim_ty
     const char *name = reduce >= 0 ? clprim_reduce_algorithm_name((clprim_reduce_algorithm)reduce)
                                    : clprim_scan_algorithm_name(a);
     if (reduce >= 0) {
-        clprim_reduce_desc rd = {t, CLPRIM_OP_SUM, (clprim_reduce_algorithm)reduce, NULL, NULL};
+        clprim_reduce_desc rd = {t, CLPRIM_OP_SUM, (clprim_reduce_algorithm)reduce, NULL, NULL, CLPRIM_REPRO_NONE};
         unsigned char value[8];
         st = clprim_reduce_host(ctx, &rd, buf, 5, value);
         memcpy(buf + clprim_type_size(t) * 4, value, clprim_type_size(t)); /* as the scan's last */

@@ -105,11 +105,11 @@ static int enqueue_job(bench *b, const void *arg, cl_event *ev)
 {
     const run_arg *a = arg;
     if (!strcmp(a->j->primitive, "scan")) {
-        const clprim_scan_desc d = {a->j->type, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+        const clprim_scan_desc d = {a->j->type, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
         return clprim_scan(a->ctx, NULL, &d, b->in, 0, b->out, 0, a->j->n, 0, NULL, ev) ==
                CLPRIM_SUCCESS;
     } else {
-        const clprim_reduce_desc d = {a->j->type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+        const clprim_reduce_desc d = {a->j->type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
         return clprim_reduce(a->ctx, NULL, &d, b->in, 0, a->j->n, b->out, 0, 0, NULL, ev) ==
                CLPRIM_SUCCESS;
     }

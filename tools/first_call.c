@@ -48,7 +48,7 @@ int clprim_bench_first_call_child(const char *dir)
 {
     clprim_context_options o;
     clprim_context *ctx = NULL;
-    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
+    clprim_scan_desc d = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     const size_t n = FIRST_CALL_N;
     cl_int *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), run = 0, err;
     cl_mem in = NULL, out = NULL;

@@ -37,6 +37,14 @@ static clprim_status mpi_fail(clprim_context *ctx, int err, const char *what)
  * operators; float min / max, whose NaN rules are the device's). Integer
  * sums and products in the unsigned type: the same bits, and no signed
  * overflow. */
+/* Whether MPI's own fold may serve: it fixes no order for float and double
+ * sums and products, so a reproducible level (issue 33) folds the
+ * gathered totals on the device in rank order instead. */
+static int mpi_order_free(clprim_type type, clprim_repro repro)
+{
+    return repro == CLPRIM_REPRO_NONE || (type != CLPRIM_TYPE_FLOAT && type != CLPRIM_TYPE_DOUBLE);
+}
+
 static int mpi_builtin(clprim_type type, clprim_op op, MPI_Datatype *dt, MPI_Op *mop)
 {
     static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
@@ -193,6 +201,21 @@ static clprim_status elem_of(clprim_context *ctx, const void *desc, clprim_type 
     return CLPRIM_SUCCESS;
 }
 
+/* PORTABLE (issue 33) would need the ranks' parts split on the portable
+ * tiles and their totals folded in one device's tree: not yet, so refused
+ * where the order matters (floating-point sums and products, custom
+ * operators); every rank refuses alike. */
+static clprim_status check_portable(clprim_context *ctx, clprim_status st, clprim_repro repro,
+                                    clprim_type type, clprim_op op, const clprim_operator *custom)
+{
+    const int inexact = custom || ((type == CLPRIM_TYPE_FLOAT || type == CLPRIM_TYPE_DOUBLE) &&
+                                   (op == CLPRIM_OP_SUM || op == CLPRIM_OP_PRODUCT));
+    if (st != CLPRIM_SUCCESS || repro != CLPRIM_REPRO_PORTABLE || !inexact)
+        return st;
+    return fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the MPI calls do not implement "
+                "it yet for %s", custom ? "a custom operator" : clprim_type_name(type));
+}
+
 /* What every rank must agree on: the element (type, or the caller's size),
  * the operator, exclusive, and whether a transform maps the input. */
 static long long signature(clprim_type type, clprim_op op, const clprim_operator *custom,
@@ -265,6 +288,7 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
+    st = desc ? check_portable(ctx, st, desc->repro, desc->type, desc->op, desc->custom) : st;
     clprim_scan_desc sd;
     const clprim_transform *tf;
     part p;
@@ -282,7 +306,7 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
     /* a lone rank's total is nobody's carry */
     if (st == CLPRIM_SUCCESS && p.size > 1) {
         const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                       desc->transform};
+                                       desc->transform, desc->repro};
         st = local_total(&p, &rd, in, in_off, n);
     }
     /* rank 0 needs nothing from the others: its scan starts at once */
@@ -297,9 +321,10 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
      * without the transform */
     if (st == CLPRIM_SUCCESS) {
         const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                       NULL};
+                                       NULL, desc->repro};
         size_t before = (size_t)p.rank, at = 0;
-        if (!desc->custom && mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+        if (!desc->custom && mpi_order_free(desc->type, desc->repro) &&
+            mpi_builtin(desc->type, desc->op, &dt, &mop)) {
             unsigned char *carry = p.totals + (size_t)p.size * elem;
             const int e = MPI_Exscan(p.totals + (size_t)p.rank * elem, carry, 1, dt, mop, comm);
             if (e != MPI_SUCCESS)
@@ -329,6 +354,7 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
+    st = desc ? check_portable(ctx, st, desc->repro, desc->type, desc->op, desc->custom) : st;
     clprim_reduce_desc rd;
     const clprim_transform *tf;
     part p;
@@ -350,7 +376,8 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
     st = agree(&p, st, desc ? signature(desc->type, desc->op, desc->custom, 0,
                                         desc->transform != NULL)
                             : 0);
-    if (st == CLPRIM_SUCCESS && !desc->custom && mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+    if (st == CLPRIM_SUCCESS && !desc->custom && mpi_order_free(desc->type, desc->repro) &&
+        mpi_builtin(desc->type, desc->op, &dt, &mop)) {
         const int e = MPI_Allreduce(p.totals + (size_t)p.rank * elem, value, 1, dt, mop, comm);
         if (e != MPI_SUCCESS)
             st = mpi_fail(ctx, e, "MPI_Allreduce of the totals");

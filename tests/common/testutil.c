@@ -188,7 +188,7 @@ int tu_run_case(clprim_context *ctx, const tu_case *c)
     const size_t margin = 7; /* elements past the output that must stay untouched */
     const size_t in_len = c->in_off + c->n + margin, out_len = c->out_off + c->n + margin;
     const size_t off = c->in_place ? c->in_off : c->out_off, len = c->in_place ? in_len : out_len;
-    clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm, NULL, NULL};
+    clprim_scan_desc d = {c->type, c->op, c->exclusive, c->algorithm, NULL, NULL, CLPRIM_REPRO_NONE};
     unsigned char init[8];
     cl_mem init_mem = NULL;
     char desc[256];
@@ -243,7 +243,7 @@ int tu_run_reduce_case(clprim_context *ctx, const tu_reduce_case *c)
 {
     const size_t margin = 3;
     const size_t in_len = c->in_off + c->n + margin, out_len = c->result_off + 1 + margin;
-    clprim_reduce_desc d = {c->type, c->op, c->algorithm, NULL, NULL};
+    clprim_reduce_desc d = {c->type, c->op, c->algorithm, NULL, NULL, CLPRIM_REPRO_NONE};
     char desc[256];
     tu_run r;
     int rc = -1;

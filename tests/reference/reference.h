@@ -202,5 +202,14 @@ void clprim_ref_merge(clprim_type key_type, int descending, const void *a, size_
  * none does. */
 size_t clprim_ref_merged_check(const void *a, size_t na, const void *b, size_t elem,
                                const size_t *src, const void *got, size_t n);
+/* The PORTABLE reduce of n float or double elements (sum), in the order
+ * cl/reduce_abi.h fixes: *out gets the bits every device must give. -1 for
+ * other types (or no memory). */
+int clprim_ref_reduce_portable(clprim_type type, const void *x, size_t n, void *out);
+/* The PORTABLE scan (sum) of n float or double elements from the carry-in
+ * *init (NULL: none), inclusive or exclusive, in the order
+ * cl/portable_abi.h fixes. -1 for other types (or no memory). */
+int clprim_ref_scan_portable(clprim_type type, int exclusive, const void *init, const void *x,
+                             size_t n, void *out);
 
 #endif

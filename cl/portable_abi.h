@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Host/kernel contract of cl/portable.cl, the PORTABLE level (issue 33),
+ * valid C and OpenCL C alike (src/reduce.c, src/scan.c and the host
+ * reference tests/reference/repro_ref.c include it). Macros only.
+ *
+ * The association order every device shares: part of the contract, since
+ * changing any of it changes the bits test_repro has stored. A tile is
+ * PORTABLE_WG work-items x PORTABLE_CHUNK consecutive elements; work-item v
+ * of tile g holds elements g * PORTABLE_TILE + v * PORTABLE_CHUNK + j, those
+ * below n.
+ *   reduce  work-item v folds its elements in order from the identity; the
+ *           work-items' values fold with the pairwise tree (level d =
+ *           1, 2, 4, ...: each value at a multiple of 2d with the one d
+ *           after it); tile totals reduce the same way, level after level,
+ *           until one is left.
+ *   scan    tile totals as the reduce's first level; their exclusive scan
+ *           (from the carry-in) by these same steps one level down; in the
+ *           tile, work-item v scans its elements in order from the first
+ *           (loc_j), the work-items' totals (loc of their last element, the
+ *           identity for none) get a Kogge-Stone inclusive scan (step d:
+ *           value v becomes value v - d op value v where v >= d), and
+ *           prefix_v = carry op ks_{v-1} (the carry alone for v = 0; the
+ *           carry is the identity without one); inclusive out = prefix_v op
+ *           loc_j, exclusive out = prefix_v op loc_{j-1} (prefix_v for j =
+ *           0).
+ * Programs of portable.cl run PORTABLE_WG work-items per work-group whatever
+ * the device's SIMD width, with FP_CONTRACT off.
+ *
+ * Kernel arguments:
+ *   reduce_portable  in, in_off, n, out, out_off: tile g's total to
+ *                    out[out_off + g]
+ *   scan_portable    in, in_off, out, out_off, n, carry, carry_off, flags:
+ *                    tile g from carry[carry_off + g] (PORTABLE_CARRY) */
+#ifndef CLPRIM_PORTABLE_ABI_H
+#define CLPRIM_PORTABLE_ABI_H
+
+#define PORTABLE_WG 64
+#define PORTABLE_CHUNK 16
+#define PORTABLE_TILE (PORTABLE_WG * PORTABLE_CHUNK)
+
+#define PORTABLE_EXCLUSIVE 1u
+#define PORTABLE_CARRY 2u /* carry[carry_off + g] stands before tile g */
+
+#endif /* CLPRIM_PORTABLE_ABI_H */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* Host reference of the PORTABLE level (issue 33): the association order
+ * cl/portable_abi.h fixes, evaluated in the element's own arithmetic (float
+ * sums in float), so that its bits are the bits every device must give. One
+ * definition per step, instantiated for float and double. */
+#include "reference/reference.h"
+
+#include "../../cl/portable_abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CLPRIM_REF_PORTABLE(T)                                                                    \
+    /* The reduce's level: tile g of m values to dst[g]; returns the tiles. */                    \
+    static size_t portable_level_##T(const T *src, size_t m, T *dst)                             \
+    {                                                                                             \
+        const size_t groups = m ? (m + PORTABLE_TILE - 1) / PORTABLE_TILE : 1;                    \
+        for (size_t g = 0; g < groups; ++g) {                                                     \
+            T b[PORTABLE_WG];                                                                     \
+            for (size_t v = 0; v < PORTABLE_WG; ++v) {                                            \
+                const size_t first = g * PORTABLE_TILE + v * PORTABLE_CHUNK;                      \
+                T acc = 0;                                                                        \
+                for (size_t j = 0; j < PORTABLE_CHUNK && first + j < m; ++j)                      \
+                    acc = acc + src[first + j];                                                   \
+                b[v] = acc;                                                                       \
+            }                                                                                     \
+            for (size_t d = 1; d < PORTABLE_WG; d <<= 1)                                          \
+                for (size_t v = 0; v < PORTABLE_WG; v += 2 * d)                                   \
+                    b[v] = b[v] + b[v + d];                                                       \
+            dst[g] = b[0];                                                                        \
+        }                                                                                         \
+        return groups;                                                                            \
+    }                                                                                             \
+    /* The scan of n values from an optional carry-in (NULL: none). */                           \
+    static int portable_scan_##T(const T *x, size_t n, int exclusive, const T *init, T *out)      \
+    {                                                                                             \
+        const size_t tiles = (n + PORTABLE_TILE - 1) / PORTABLE_TILE;                             \
+        T *totals = NULL, *carries = NULL;                                                        \
+        if (tiles > 1) {                                                                          \
+            totals = malloc(tiles * sizeof(T));                                                   \
+            carries = malloc(tiles * sizeof(T));                                                  \
+            if (!totals || !carries || (portable_level_##T(x, n, totals),                        \
+                                        portable_scan_##T(totals, tiles, 1, init, carries))) {    \
+                free(totals);                                                                     \
+                free(carries);                                                                    \
+                return -1;                                                                        \
+            }                                                                                     \
+        }                                                                                         \
+        for (size_t g = 0; g < tiles; ++g) {                                                      \
+            T ks[2][PORTABLE_WG], c = carries ? carries[g] : init ? *init : 0;                    \
+            int cur = 0;                                                                          \
+            for (size_t v = 0; v < PORTABLE_WG; ++v) {                                            \
+                const size_t first = g * PORTABLE_TILE + v * PORTABLE_CHUNK;                      \
+                T loc = 0;                                                                        \
+                for (size_t j = 0; j < PORTABLE_CHUNK && first + j < n; ++j)                      \
+                    loc = j ? loc + x[first + j] : x[first + j];                                  \
+                ks[0][v] = first < n ? loc : 0;                                                   \
+            }                                                                                     \
+            for (size_t d = 1; d < PORTABLE_WG; d <<= 1, cur ^= 1)                                \
+                for (size_t v = 0; v < PORTABLE_WG; ++v)                                          \
+                    ks[cur ^ 1][v] = v >= d ? ks[cur][v - d] + ks[cur][v] : ks[cur][v];           \
+            for (size_t v = 0; v < PORTABLE_WG; ++v) {                                            \
+                const size_t first = g * PORTABLE_TILE + v * PORTABLE_CHUNK;                      \
+                const T prefix = v ? c + ks[cur][v - 1] : c;                                      \
+                T loc = 0;                                                                        \
+                for (size_t j = 0; j < PORTABLE_CHUNK && first + j < n; ++j) {                    \
+                    const T before = loc;                                                         \
+                    loc = j ? loc + x[first + j] : x[first + j];                                  \
+                    out[first + j] = exclusive ? (j ? prefix + before : prefix) : prefix + loc;   \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        free(totals);                                                                             \
+        free(carries);                                                                            \
+        return 0;                                                                                 \
+    }
+CLPRIM_REF_PORTABLE(float)
+CLPRIM_REF_PORTABLE(double)
+
+int clprim_ref_reduce_portable(clprim_type type, const void *x, size_t n, void *out)
+{
+    const size_t elem = clprim_type_size(type);
+    unsigned char *a = malloc((n / PORTABLE_TILE + 1) * elem);
+    unsigned char *b = malloc((n / PORTABLE_TILE + 1) * elem);
+    const void *src = x;
+    size_t m = n;
+    if (!a || !b || (type != CLPRIM_TYPE_FLOAT && type != CLPRIM_TYPE_DOUBLE)) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    do {
+        m = type == CLPRIM_TYPE_FLOAT ? portable_level_float(src, m, (float *)(void *)a)
+                                      : portable_level_double(src, m, (double *)(void *)a);
+        src = a;
+        a = b;
+        b = (unsigned char *)src;
+    } while (m > 1);
+    memcpy(out, src, elem);
+    free(a);
+    free(b);
+    return 0;
+}
+
+int clprim_ref_scan_portable(clprim_type type, int exclusive, const void *init, const void *x,
+                             size_t n, void *out)
+{
+    if (type == CLPRIM_TYPE_FLOAT)
+        return portable_scan_float(x, n, exclusive, init, out);
+    if (type == CLPRIM_TYPE_DOUBLE)
+        return portable_scan_double(x, n, exclusive, init, out);
+    return -1;
+}

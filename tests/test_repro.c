@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: MIT */
+/* Issue 33: reproducibility levels. RUN_TO_RUN float and double scans must
+ * give the same bits on every run, and the same bits again when the no-hang
+ * fallback computes nearly every predecessor's total itself (the anchored
+ * look-back's contract: a published total and the fallback's agree bit for
+ * bit), in place (the host helpers) and out of place; the values must
+ * still be the scan (checked against
+ * a host reference in long double with a bound on the rounding). Levels nobody implements yet are refused with a message naming
+ * desc->repro; exact elements (integers) take every level unchanged. */
+#define _POSIX_C_SOURCE 200809L
+#include "common/testutil.h"
+#include "reference/reference.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static clprim_context *ctx;
+static clprim_device_info info;
+
+/* A context made with one environment knob set (read at creation). */
+static clprim_context *context_with(const char *knob, const char *value)
+{
+    clprim_context *c = NULL;
+    if (knob)
+        setenv(knob, value, 1);
+    assert_int_equal(clprim_context_create(NULL, &c), CLPRIM_SUCCESS);
+    if (knob)
+        unsetenv(knob);
+    return c;
+}
+
+/* n random values in [-0.7, 1.3) (the issue's input) of a float type. */
+static void *random_floats(clprim_type type, size_t n, uint64_t seed)
+{
+    const size_t e = clprim_type_size(type);
+    unsigned char *x = malloc(n * e + 1);
+    assert_non_null(x);
+    for (size_t i = 0; i < n; ++i) {
+        const double v = -0.7 + 2.0 * (double)(tu_rand(&seed) >> 11) / 9007199254740992.0;
+        if (type == CLPRIM_TYPE_FLOAT) {
+            const float f = (float)v;
+            memcpy(x + i * e, &f, e);
+        } else {
+            memcpy(x + i * e, &v, e);
+        }
+    }
+    return x;
+}
+
+static long double value_at(clprim_type type, const void *p, size_t i)
+{
+    if (type == CLPRIM_TYPE_FLOAT)
+        return ((const float *)p)[i];
+    return ((const double *)p)[i];
+}
+
+/* The scan's values within rounding: |got - exact| <= eps * sum |x| (any
+ * order of summation stays within n * eps of it; the bound is loose enough
+ * for every order and tight enough to catch a prefix combined wrongly). */
+static int check_scan(clprim_type type, const void *in, const void *out, size_t n, int exclusive,
+                      const void *init, const char *what)
+{
+    const long double eps = type == CLPRIM_TYPE_FLOAT ? 2e-4L : 1e-12L;
+    long double sum = init ? value_at(type, init, 0) : 0, mag = fabsl(sum);
+    for (size_t i = 0; i < n; ++i) {
+        const long double x = value_at(type, in, i);
+        if (!exclusive) {
+            sum += x;
+            mag += fabsl(x);
+        }
+        const long double got = value_at(type, out, i);
+        if (!(fabsl(got - sum) <= eps * (mag + 1))) {
+            print_error("%s: out[%zu] = %.17Lg, expected %.17Lg\n", what, i, got, sum);
+            return -1;
+        }
+        if (exclusive) {
+            sum += x;
+            mag += fabsl(x);
+        }
+    }
+    return 0;
+}
+
+/* One scan, output poisoned first: through the host helpers (which scan in
+ * place on the device), or out of place between device buffers. */
+static void *scan_once(clprim_context *c, const clprim_scan_desc *d, const void *in, size_t n,
+                       const void *init, int out_of_place)
+{
+    const size_t e = clprim_type_size(d->type);
+    unsigned char *out = malloc(n * e + 1);
+    assert_non_null(out);
+    memset(out, 0xA5, n * e + 1);
+    if (out_of_place) {
+        cl_mem a = tu_buffer(c, n * e, in, CL_MEM_READ_ONLY),
+               b = tu_buffer(c, n * e, out, CL_MEM_READ_WRITE),
+               k = tu_buffer(c, e, init ? init : in, CL_MEM_READ_ONLY);
+        assert_int_equal(init ? clprim_scan_init(c, NULL, d, k, 0, a, 0, b, 0, n, 0, NULL, NULL)
+                              : clprim_scan(c, NULL, d, a, 0, b, 0, n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(c), b, CL_TRUE, 0, n * e, out,
+                                             0, NULL, NULL),
+                         CL_SUCCESS);
+        clReleaseMemObject(a);
+        clReleaseMemObject(b);
+        clReleaseMemObject(k);
+    } else if (init) {
+        assert_int_equal(clprim_scan_init_host(c, d, init, in, out, n), CLPRIM_SUCCESS);
+    } else {
+        assert_int_equal(clprim_scan_host(c, d, in, out, n), CLPRIM_SUCCESS);
+    }
+    return out;
+}
+
+/* A context whose every poll gives up at once: the fallback on nearly every
+ * predecessor, and the anchors' chain recomputed (1.1M floats make over 500
+ * tiles on the CPU runtimes: 16 anchors). Made once: it builds programs of
+ * its own. */
+static clprim_context *fallback;
+
+static void test_run_to_run_scan(void **state)
+{
+    static const size_t sizes[] = {1, 65537, 300001, 1100000};
+    uint64_t seed = tu_seed() ^ 0x33;
+    size_t failures = 0;
+    (void)state;
+    if (!info.has_single_pass)
+        skip();
+    for (int ty = 0; ty < 2; ++ty) {
+        const clprim_type type = ty ? CLPRIM_TYPE_DOUBLE : CLPRIM_TYPE_FLOAT;
+        const size_t e = clprim_type_size(type);
+        if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        for (size_t k = ty ? 2 : 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+            const size_t n = sizes[k] + (k == 2 ? tu_rand(&seed) % 50000 : 0);
+            const int exclusive = k % 2 == 1, with_init = k == 1;
+            clprim_scan_desc d = {type, CLPRIM_OP_SUM, exclusive,
+                                  CLPRIM_SCAN_DECOUPLED_LOOKBACK, NULL, NULL,
+                                  CLPRIM_REPRO_RUN_TO_RUN};
+            void *in = random_floats(type, n, tu_rand(&seed));
+            void *init = with_init ? random_floats(type, 1, tu_rand(&seed)) : NULL;
+            char what[160];
+            snprintf(what, sizeof what, "%s sum n=%zu %s%s", clprim_type_name(type), n,
+                     exclusive ? "exclusive" : "inclusive", with_init ? " init" : "");
+            /* double on the one-poll context alone (one program build fewer
+             * on CI): its runs fall back on different tiles each time */
+            clprim_context *const c0 = ty ? fallback : ctx;
+            void *first = scan_once(c0, &d, in, n, init, 0);
+            if (check_scan(type, in, first, n, exclusive, init, what))
+                ++failures;
+            /* again, on the fallback (in place and not), and as DOMINO (the
+             * same anchored walk) */
+            void *runs[4] = {scan_once(c0, &d, in, n, init, 0),
+                             scan_once(fallback, &d, in, n, init, 0),
+                             scan_once(fallback, &d, in, n, init, 1), NULL};
+            d.algorithm = CLPRIM_SCAN_DOMINO;
+            runs[3] = scan_once(c0, &d, in, n, init, 1);
+            d.algorithm = CLPRIM_SCAN_DECOUPLED_LOOKBACK;
+            for (int r = 0; r < 4; ++r)
+                if (memcmp(first, runs[r], n * e)) {
+                    size_t i = 0;
+                    while (!memcmp((char *)first + i * e, (char *)runs[r] + i * e, e))
+                        ++i;
+                    print_error("%s: run %d (%s) differs from the first at %zu: %.17Lg, "
+                                "not %.17Lg\n", what, r,
+                                r == 0   ? "again"
+                                : r == 1 ? "fallback in place"
+                                : r == 2 ? "fallback"
+                                         : "domino",
+                                i,
+                                value_at(type, runs[r], i), value_at(type, first, i));
+                    check_scan(type, in, runs[r], n, exclusive, init, what);
+                    ++failures;
+                }
+            for (int r = 0; r < 4; ++r)
+                free(runs[r]);
+            free(first);
+            free(in);
+            free(init);
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* The caller's operator (a float sum it cannot declare associative, which
+ * is when the order matters): the one-tile-per-work-group single pass and
+ * the value slots of the look-back. */
+static void test_run_to_run_custom(void **state)
+{
+    const size_t n = 200003, e = sizeof(float);
+    const clprim_operator_desc od = {.type = "float", .combine = "a + b", .identity = "0.0f",
+                                     .size = sizeof(float)};
+    clprim_operator *op_a = NULL;
+    (void)state;
+    if (!info.has_single_pass)
+        skip();
+    assert_int_equal(clprim_operator_create(fallback, &od, &op_a), CLPRIM_SUCCESS);
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0xc05);
+    clprim_scan_desc d = {0, 0, 0, CLPRIM_SCAN_DECOUPLED_LOOKBACK, op_a, NULL,
+                          CLPRIM_REPRO_RUN_TO_RUN};
+    float *a = malloc(n * e), *b, *c;
+    assert_non_null(a);
+    /* on the one-poll context: in place and not, each with its own tiles
+     * falling back, must agree */
+    assert_int_equal(clprim_scan_host(fallback, &d, in, a, n), CLPRIM_SUCCESS);
+    b = scan_once(fallback, &d, in, n, NULL, 1);
+    c = scan_once(fallback, &d, in, n, NULL, 0);
+    assert_int_equal(check_scan(CLPRIM_TYPE_FLOAT, in, a, n, 0, NULL, "custom"), 0);
+    assert_memory_equal(a, b, n * e);
+    assert_memory_equal(a, c, n * e);
+    /* PORTABLE: this operator is the float sum, so the reference's bits */
+    d.repro = CLPRIM_REPRO_PORTABLE;
+    assert_int_equal(clprim_scan_host(fallback, &d, in, a, n), CLPRIM_SUCCESS);
+    assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, 0, NULL, in, n, b), 0);
+    assert_memory_equal(a, b, n * e);
+    free(in);
+    free(a);
+    free(b);
+    free(c);
+    clprim_operator_release(op_a);
+}
+
+/* Reduce: every algorithm is fixed-order already, so RUN_TO_RUN is taken as
+ * it is; repeated runs agree. */
+static void test_run_to_run_reduce(void **state)
+{
+    const size_t n = 777777;
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0x7ed);
+    (void)state;
+    for (int a = 0; a < CLPRIM_REDUCE_ALGORITHM_COUNT_; ++a) {
+        const clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, (clprim_reduce_algorithm)a,
+                                      NULL, NULL, CLPRIM_REPRO_RUN_TO_RUN};
+        float v0, v;
+        assert_int_equal(clprim_reduce_host(ctx, &d, in, n, &v0), CLPRIM_SUCCESS);
+        for (int r = 0; r < 3; ++r) {
+            assert_int_equal(clprim_reduce_host(ctx, &d, in, n, &v), CLPRIM_SUCCESS);
+            assert_memory_equal(&v0, &v, sizeof v);
+        }
+    }
+    free(in);
+}
+
+/* PORTABLE reduce: the device's bits are the host reference's, which
+ * evaluates the one order every device shares (cl/reduce_abi.h), for every
+ * algorithm named (PORTABLE overrides how); and the bits of one fixed input
+ * are stored, so that CI fails when the order (or the arithmetic) changes.
+ * Both CPU platforms must give the stored bits. */
+#define PORTABLE_N 1000003
+#define PORTABLE_SEED 0x1551e33u
+/* the bits the host reference computes, which PoCL and Intel's CPU runtime gave */
+#define PORTABLE_FLOAT_BITS 0x48928c6cu
+#define PORTABLE_DOUBLE_BITS 0x4112518d977bbab5u
+
+static void test_portable_reduce(void **state)
+{
+    static const size_t sizes[] = {0, 1, 15, 17, 1023, 1024, 1025, 65537, 300007};
+    uint64_t seed = tu_seed() ^ 0x9047;
+    size_t failures = 0;
+    (void)state;
+    for (int ty = 0; ty < 2; ++ty) {
+        const clprim_type type = ty ? CLPRIM_TYPE_DOUBLE : CLPRIM_TYPE_FLOAT;
+        const size_t e = clprim_type_size(type);
+        unsigned char want[8], got[8];
+        if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        for (size_t k = 0; k <= sizeof sizes / sizeof sizes[0]; ++k) {
+            const int fixed = k == sizeof sizes / sizeof sizes[0];
+            const size_t n = fixed ? PORTABLE_N : sizes[k];
+            void *in = random_floats(type, n ? n : 1, fixed ? PORTABLE_SEED : tu_rand(&seed));
+            clprim_reduce_desc d = {type, CLPRIM_OP_SUM, (clprim_reduce_algorithm)(k % 4), NULL,
+                                    NULL, CLPRIM_REPRO_PORTABLE};
+            assert_int_equal(clprim_ref_reduce_portable(type, in, n, want), 0);
+            memset(got, 0xA5, sizeof got);
+            assert_int_equal(clprim_reduce_host(ctx, &d, in, n, got), CLPRIM_SUCCESS);
+            if (memcmp(want, got, e)) {
+                print_error("portable %s reduce n=%zu: %.17Lg, the reference %.17Lg\n",
+                            clprim_type_name(type), n, value_at(type, got, 0),
+                            value_at(type, want, 0));
+                ++failures;
+            }
+            if (fixed) {
+                uint64_t bits = 0;
+                memcpy(&bits, got, e);
+                print_message("# portable %s reduce of the fixed input: bits 0x%llx\n",
+                              clprim_type_name(type), (unsigned long long)bits);
+                if (bits != (ty ? PORTABLE_DOUBLE_BITS : PORTABLE_FLOAT_BITS)) {
+                    print_error("portable %s reduce of the fixed input: bits 0x%llx, stored "
+                                "0x%llx: PORTABLE's bits changed\n",
+                                clprim_type_name(type), (unsigned long long)bits,
+                                (unsigned long long)(ty ? PORTABLE_DOUBLE_BITS
+                                                        : PORTABLE_FLOAT_BITS));
+                    ++failures;
+                }
+            }
+            free(in);
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* PORTABLE multi-device reduce and scan (inclusive and exclusive): split on
+ * tile boundaries into 1 to 4 parts (an empty one among them), the bits of
+ * one device's PORTABLE reduce and scan (the reference's); a split inside a
+ * tile is refused. The parts share one context here: what matters is how
+ * the array is cut. */
+static void test_portable_multi(void **state)
+{
+    const size_t n = 300007, tile = 1024;
+    static const size_t cuts[][4] = {{300007}, {2048, 297959}, {1024, 0, 150528, 148455},
+                                     {tile * 100, tile * 50, tile * 3, 300007 - tile * 153}};
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0x3a17);
+    cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_ONLY),
+           o = tu_buffer(ctx, n * sizeof(float), NULL, CL_MEM_READ_WRITE);
+    const clprim_reduce_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                                  CLPRIM_REPRO_PORTABLE};
+    clprim_scan_desc sd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
+                           CLPRIM_REPRO_PORTABLE};
+    float want, got, *scan_want = malloc(n * sizeof(float)), *scan_got = malloc(n * sizeof(float));
+    clprim_part parts[4];
+    (void)state;
+    assert_true(scan_want && scan_got);
+    assert_int_equal(clprim_ref_reduce_portable(CLPRIM_TYPE_FLOAT, in, n, &want), 0);
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; ++c) {
+        size_t count = 0, at = 0;
+        for (; count < 4 && at < n; ++count) {
+            parts[count] = (clprim_part){.ctx = ctx, .in = b, .in_off = at, .n = cuts[c][count]};
+            at += cuts[c][count];
+        }
+        got = -1.0f;
+        assert_int_equal(clprim_multi_reduce(&d, parts, count, &got), CLPRIM_SUCCESS);
+        if (memcmp(&want, &got, sizeof got))
+            fail_msg("%zu parts: %.9g, one device %.9g", count, (double)got, (double)want);
+        for (size_t k = 0; k < count; ++k) {
+            parts[k].out = o;
+            parts[k].out_off = parts[k].in_off;
+        }
+        sd.exclusive = (int)(c % 2);
+        assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, sd.exclusive, NULL, in, n,
+                                                  scan_want), 0);
+        assert_int_equal(clprim_multi_scan(&sd, parts, count), CLPRIM_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(ctx), o, CL_TRUE, 0,
+                                             n * sizeof(float), scan_got, 0, NULL, NULL),
+                         CL_SUCCESS);
+        if (memcmp(scan_want, scan_got, n * sizeof(float)))
+            fail_msg("%zu parts: the scan differs from one device's", count);
+    }
+    parts[0] = (clprim_part){.ctx = ctx, .in = b, .n = 1000};
+    parts[1] = (clprim_part){.ctx = ctx, .in = b, .in_off = 1000, .n = n - 1000};
+    assert_int_equal(tu_refused(ctx, clprim_multi_reduce(&d, parts, 2, &got), CLPRIM_UNSUPPORTED,
+                                "portable tile"), 0);
+    clReleaseMemObject(b);
+    clReleaseMemObject(o);
+    free(in);
+    free(scan_want);
+    free(scan_got);
+}
+
+/* FNV-1a of a result's bits. */
+static uint64_t hash_bits(const void *p, size_t bytes)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < bytes; ++i)
+        h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* PORTABLE scan: the device's bits are the reference's (inclusive and
+ * exclusive, with a carry-in, in place and out of place, one to three
+ * levels of tiles, through a transform), and the hash of the bits of the
+ * fixed input's inclusive scan is stored. */
+#define PORTABLE_SCAN_FLOAT_HASH 0x9537ec890a6c5021ull
+#define PORTABLE_SCAN_DOUBLE_HASH 0xcf97874cb24510adull
+
+static void test_portable_scan(void **state)
+{
+    static const size_t sizes[] = {1, 15, 17, 1023, 1024, 1025, 65537, 1100007};
+    uint64_t seed = tu_seed() ^ 0x5ca9;
+    size_t failures = 0;
+    (void)state;
+    for (int ty = 0; ty < 2; ++ty) {
+        const clprim_type type = ty ? CLPRIM_TYPE_DOUBLE : CLPRIM_TYPE_FLOAT;
+        const size_t e = clprim_type_size(type);
+        if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        for (size_t k = 0; k <= sizeof sizes / sizeof sizes[0]; ++k) {
+            const int fixed = k == sizeof sizes / sizeof sizes[0];
+            const size_t n = fixed ? PORTABLE_N : sizes[k];
+            const int exclusive = !fixed && k % 2, with_init = !fixed && k % 3 == 1;
+            void *in = random_floats(type, n, fixed ? PORTABLE_SEED : tu_rand(&seed));
+            void *init = with_init ? random_floats(type, 1, tu_rand(&seed)) : NULL;
+            void *want = malloc(n * e);
+            const clprim_scan_desc d = {type, CLPRIM_OP_SUM, exclusive,
+                                        (clprim_scan_algorithm)(k % CLPRIM_SCAN_ALGORITHM_COUNT_),
+                                        NULL, NULL, CLPRIM_REPRO_PORTABLE};
+            assert_non_null(want);
+            assert_int_equal(clprim_ref_scan_portable(type, exclusive, init, in, n, want), 0);
+            void *got = scan_once(ctx, &d, in, n, init, k % 2 == 0);
+            if (memcmp(want, got, n * e)) {
+                size_t i = 0;
+                while (!memcmp((char *)want + i * e, (char *)got + i * e, e))
+                    ++i;
+                print_error("portable %s scan n=%zu%s%s: out[%zu] = %.17Lg, the reference "
+                            "%.17Lg\n", clprim_type_name(type), n, exclusive ? " exclusive" : "",
+                            init ? " init" : "", i, value_at(type, got, i),
+                            value_at(type, want, i));
+                ++failures;
+            }
+            if (fixed) {
+                const uint64_t h = hash_bits(got, n * e),
+                               stored = ty ? PORTABLE_SCAN_DOUBLE_HASH : PORTABLE_SCAN_FLOAT_HASH;
+                print_message("# portable %s scan of the fixed input: hash 0x%llx\n",
+                              clprim_type_name(type), (unsigned long long)h);
+                if (h != stored) {
+                    print_error("portable %s scan of the fixed input: hash 0x%llx, stored "
+                                "0x%llx: PORTABLE's bits changed\n", clprim_type_name(type),
+                                (unsigned long long)h, (unsigned long long)stored);
+                    ++failures;
+                }
+            }
+            free(in);
+            free(init);
+            free(want);
+            free(got);
+        }
+    }
+    /* through a transform: x * 2 is exact, so the reference scans 2x */
+    {
+        const size_t n = 70001;
+        const clprim_transform tf = {CLPRIM_TYPE_FLOAT, "x * 2.0f"};
+        const clprim_scan_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL,
+                                    &tf, CLPRIM_REPRO_PORTABLE};
+        float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_rand(&seed)), *want = malloc(n * 4);
+        assert_non_null(want);
+        void *got = scan_once(ctx, &d, in, n, NULL, 1);
+        for (size_t i = 0; i < n; ++i)
+            in[i] *= 2.0f;
+        assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, 0, NULL, in, n, want), 0);
+        if (memcmp(want, got, n * 4)) {
+            print_error("portable float scan through x * 2.0f differs from the reference\n");
+            ++failures;
+        }
+        free(in);
+        free(want);
+        free(got);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* What is not implemented is refused, naming the field; exact elements take
+ * every level. */
+static void test_levels(void **state)
+{
+    const size_t n = 5000;
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_seed() ^ 0x1e7e1);
+    float *out = malloc(n * sizeof(float));
+    cl_int *ints = malloc(n * sizeof(cl_int));
+    unsigned char *flags = calloc(n, 1);
+    clprim_scan_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
+                          CLPRIM_REPRO_PORTABLE};
+    clprim_reduce_desc rd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                             CLPRIM_REPRO_PORTABLE};
+    const clprim_segments seg = {CLPRIM_SEGMENTS_FLAGS_U8, NULL, 0, 0, NULL, 0};
+    float v;
+    (void)state;
+    assert_true(out && ints && flags);
+    assert_string_equal(clprim_repro_name(CLPRIM_REPRO_RUN_TO_RUN), "run-to-run");
+    assert_null(clprim_repro_name(CLPRIM_REPRO_COUNT_));
+    /* PORTABLE scans and reduces (test_portable_*) */
+    assert_int_equal(clprim_scan_host(ctx, &d, in, out, n), CLPRIM_SUCCESS);
+    /* PORTABLE reduces (test_portable_reduce), through a transform too */
+    rd.transform = &(const clprim_transform){CLPRIM_TYPE_FLOAT, "x * 2.0f"};
+    assert_int_equal(clprim_reduce_host(ctx, &rd, in, n, &v), CLPRIM_SUCCESS);
+    d.repro = (clprim_repro)7;
+    assert_int_equal(tu_refused(ctx, clprim_scan_host(ctx, &d, in, out, n),
+                                CLPRIM_INVALID_ARGUMENT, "desc->repro 7"), 0);
+    /* integers (and min and max) are exact: any level runs the ordinary
+     * path (a reduce here: its programs build fastest on CI) */
+    uint64_t s = tu_seed();
+    cl_int isum = 0;
+    int64_t acc = 0;
+    for (size_t i = 0; i < n; ++i) {
+        ints[i] = (cl_int)(tu_rand(&s) % 2001) - 1000;
+        acc += ints[i];
+    }
+    rd = (clprim_reduce_desc){CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                              CLPRIM_REPRO_PORTABLE};
+    assert_int_equal(clprim_reduce_host(ctx, &rd, ints, n, &isum), CLPRIM_SUCCESS);
+    assert_int_equal(isum, acc);
+    /* the segmented single pass has no anchored walk yet */
+    if (info.has_single_pass) {
+        d.type = CLPRIM_TYPE_FLOAT;
+        d.repro = CLPRIM_REPRO_RUN_TO_RUN;
+        flags[0] = flags[n / 2] = 1;
+        assert_int_equal(tu_refused(ctx, clprim_segmented_scan_host(ctx, &d, &seg, flags, in, out,
+                                                                    n),
+                                    CLPRIM_UNSUPPORTED, "desc->repro run-to-run"), 0);
+    }
+    /* the multi-device calls: RUN_TO_RUN reaches the parts (PORTABLE:
+     * test_portable_multi) */
+    {
+        cl_mem b = tu_buffer(ctx, n * sizeof(float), in, CL_MEM_READ_WRITE);
+        const clprim_part part = {.ctx = ctx, .in = b, .n = n};
+        rd = (clprim_reduce_desc){CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL,
+                                  NULL, CLPRIM_REPRO_RUN_TO_RUN};
+        assert_int_equal(clprim_multi_reduce(&rd, &part, 1, &v), CLPRIM_SUCCESS);
+        clReleaseMemObject(b);
+    }
+    /* the table's look-back refuses RUN_TO_RUN (AUTO takes rows then
+     * columns: test_fields runs it) */
+    if (info.has_single_pass) {
+        const clprim_sat_desc sd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_SAME, 0,
+                                    CLPRIM_SAT_DECOUPLED_LOOKBACK, CLPRIM_REPRO_RUN_TO_RUN};
+        assert_int_equal(tu_refused(ctx, clprim_sat_host(ctx, &sd, in, 50, out, 50, 50, 100),
+                                    CLPRIM_UNSUPPORTED, "desc->repro run-to-run"), 0);
+    }
+    free(in);
+    free(out);
+    free(ints);
+    free(flags);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_levels), cmocka_unit_test(test_run_to_run_scan),
+        cmocka_unit_test(test_run_to_run_custom),
+        cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce),
+        cmocka_unit_test(test_portable_scan), cmocka_unit_test(test_portable_multi)};
+    int failed;
+    ctx = tu_context();
+    assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);
+    fallback = context_with("CLPRIM_LOOKBACK_SPINS", "1");
+    failed = cmocka_run_group_tests(tests, NULL, NULL);
+    clprim_context_release(fallback);
+    clprim_context_release(ctx);
+    return failed;
+}
