@@ -12,8 +12,15 @@ struct clprim__merge_row {
 };
 
 static const struct clprim__merge_row rows[] = {
-    /* NVIDIA: not measured yet; to be measured on the H100 (written
-     * 2026-11-26 without a GPU). CUB's DeviceMerge takes tiles of a few
+    /* NVIDIA, H100 (2026-11-26, bench/2026-11-26-h100/family/ run1, run2,
+     * run4; int32 keys, 2^27 + 2^27, CUB's MergeKeys 0.785 ms in the same
+     * lease): work-items x items 256 x 11 / 13 / 15 / 17 / 19 / 21 / 23 / 25
+     * / 27 / 31: 0.898 / 0.853 / 0.848 / 0.824 / 0.859 / 0.808 / 0.801 /
+     * 0.860 / 0.847 / 0.916 ms; 128 x 15 0.928, 512 x 15 0.846, 512 x 21
+     * 0.806, 512 x 23 0.802: 256 x 23 taken. Of 0.848 ms at 15, the
+     * partition kernel took 109 us (70,144 co-rank searches, each ~28
+     * dependent loads) and merge_tiled 736 (copy: 718). Written before the
+     * GPU: CUB's DeviceMerge takes tiles of a few
      * thousand keys with an odd number per thread; here 256 x 15 = 3,840
      * outputs per tile: 15 KiB of 4-byte keys (+15 KiB of source positions
      * with values; 8-byte keys 45 KiB with them, within the 48 KiB a
@@ -26,11 +33,11 @@ static const struct clprim__merge_row rows[] = {
      * masks fold away from every comparison. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
-           .items = 15,
+           .items = 23,
            .corank_items = 8,
            .corank_groups_per_cu = 16,
            .kind_in_program = 1,
-           .source = "NVIDIA GPU (not measured yet; to be measured on H100)"}},
+           .source = "NVIDIA GPU (H100, 2026-11-26)"}},
     /* CPUs (PoCL): small tiles, so that tests cross many tile boundaries
      * at small n; the kind an argument, so that one program per key size
      * serves every key type and direction. Unmeasured. */

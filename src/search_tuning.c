@@ -13,8 +13,12 @@ struct clprim__search_row {
 };
 
 static const struct clprim__search_row rows[] = {
-    /* NVIDIA: unmeasured guess (2026-11-27, written before any run on a
-     * GPU). 8192 4-byte samples are 32 KiB of local memory (13 of the 28
+    /* NVIDIA, H100 (2026-11-26, bench/2026-11-26-h100/sortline/ run4,
+     * pairs-window/, family/ run3-4; int32, n = m = 2^28, lower bound):
+     * sorted queries CACHED 6.26 ms, BINARY 10.98, WINDOW 1.97-2.07;
+     * random queries CACHED 85.8 ms, BINARY 93.5, SORT_QUERIES 33.3 (2^26:
+     * WINDOW 13.3, CACHED 13.9, SORT_QUERIES 8.06). The numbers below were
+     * written before any run on a GPU: 8192 4-byte samples are 32 KiB of local memory (13 of the 28
      * steps of a 2^28-key search; 8-byte keys are halved to 4096 to fit
      * the 48 KiB a work-group may hold). The grid must be resident at once
      * (its work-groups share the queries equally, so one that waits for a
@@ -25,8 +29,7 @@ static const struct clprim__search_row rows[] = {
      * would leave room for 3 work-groups) keep 4096 loads per SM in
      * flight. The kind compiled in, as for the sort: the key order's masks
      * fold away from every step. WINDOW: 4096 keys (16 KiB of 4-byte
-     * keys) for chunks of 1024 queries, room for four keys per query;
-     * unmeasured. */
+     * keys) for chunks of 1024 queries, room for four keys per query. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
            .items = 4,
@@ -36,7 +39,7 @@ static const struct clprim__search_row rows[] = {
            .window = 4096,
            .max_regs = 64,
            .kind_in_program = 1,
-           .source = "NVIDIA GPU (unmeasured guess)"}},
+           .source = "NVIDIA GPU (H100, 2026-11-26)"}},
     /* CPUs (PoCL): few samples, so that tests reach several per interval
      * at small n, and a window of two keys per query of a chunk (256), so
      * that tests reach both of its paths; the kind an argument, so that one program per key size
