@@ -95,9 +95,9 @@ extern "C" {
 #endif
 
 #define CLPRIM_VERSION_MAJOR 0
-#define CLPRIM_VERSION_MINOR 3
+#define CLPRIM_VERSION_MINOR 4
 #define CLPRIM_VERSION_PATCH 0
-#define CLPRIM_VERSION_STRING "0.3.0"
+#define CLPRIM_VERSION_STRING "0.4.0"
 
 /* Version of the library actually linked (may differ from the header's). */
 CLPRIM_API const char *clprim_version_string(void);

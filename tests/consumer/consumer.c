@@ -11,8 +11,10 @@ static cl_int x[N], y[N];
 int main(void)
 {
     clprim_context *ctx = NULL;
-    clprim_scan_desc scan = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, 0, CLPRIM_SCAN_AUTO, NULL, NULL};
-    clprim_reduce_desc sum = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL};
+    clprim_scan_desc scan = {CLPRIM_TYPE_INT32, CLPRIM_OP_MAX, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
+                             CLPRIM_REPRO_NONE};
+    clprim_reduce_desc sum = {CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                              CLPRIM_REPRO_NONE};
     cl_uint state = 12345u, total = 0;
     cl_int best = -2147483647 - 1, got_sum = 0;
     clprim_status st;
