@@ -450,9 +450,10 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
     /* the device's facts; the primitive's own values come in spec->params */
     snprintf(head, sizeof head,
              "#define WG_SIZE %u\n#define SIMD_WIDTH %u\n#define LOCAL_BANKS %u\n"
-             "#define CLPRIM_NV_PTX %d\n#define CLPRIM_SINGLE_PASS %d\n#define CLPRIM_ASSEMBLED 1\n",
+             "#define CLPRIM_NV_PTX %d\n#define CLPRIM_SINGLE_PASS %d\n#define CLPRIM_ASSEMBLED 1\n"
+             "#define CLPRIM_SUBGROUPS %d\n",
              p->wg_size, ctx->info.simd_width, ctx->info.local_mem_banks, ctx->info.has_nv_ptx,
-             ctx->info.has_single_pass);
+             ctx->info.has_single_pass, ctx->subgroup_form);
     text_str(&src, spec->element);
     text_str(&src, head);
     if (spec->params)
@@ -636,6 +637,26 @@ static int probe_sub_group_size(clprim_context *ctx, cl_kernel kernel)
     ctx->info.simd_width = (cl_uint)size;
     ctx->info.simd_source = "cl_khr_subgroups (the probe kernel's sub-group size)";
     return 1;
+}
+
+void clprim__choose_simd_form(clprim_context *ctx)
+{
+    size_t size = 0;
+    char *ext = NULL;
+    ctx->subgroup_form = 0;
+    if (ctx->info.has_nv_ptx || !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SUBGROUPS, 1) ||
+        clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS ||
+        !(ext = clprim__malloc(size + 1)))
+        return;
+    if (clGetDeviceInfo(ctx->device, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS) {
+        ext[size] = '\0';
+        /* Intel's CPU runtime (2026.2) has the sub-group functions through
+         * cl_intel_subgroups and lists no cl_khr_subgroups */
+        ctx->subgroup_form = (clprim__has_extension(ext, "cl_khr_subgroups") ||
+                              clprim__has_extension(ext, "cl_intel_subgroups")) &&
+                             clprim__has_extension(ext, "cl_khr_subgroup_shuffle_relative");
+    }
+    free(ext);
 }
 
 clprim_status clprim__probe_simd_width(clprim_context *ctx)

@@ -199,6 +199,7 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
     st = clprim__probe_simd_width(ctx);
     if (st != CLPRIM_SUCCESS)
         return st;
+    clprim__choose_simd_form(ctx);
     clprim__log(ctx, CLPRIM_LOG_INFO,
                 "clprim %s on %s / %s (SIMD width %u from %s); disk cache %s; tuning file %s",
                 CLPRIM_VERSION_STRING, ctx->info.platform_name, ctx->info.device_name,

@@ -14,7 +14,7 @@
 #define VENDOR_NVIDIA 0x10DEu
 #define VENDOR_AMD 0x1002u
 
-static int has_extension(const char *list, const char *name)
+int clprim__has_extension(const char *list, const char *name)
 {
     size_t len = strlen(name);
     for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
@@ -33,13 +33,13 @@ static cl_uint query_uint(cl_device_id dev, cl_device_info what)
 
 static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_device_info *info)
 {
-    if (has_extension(ext, "cl_nv_device_attribute_query")) {
+    if (clprim__has_extension(ext, "cl_nv_device_attribute_query")) {
         info->simd_width = query_uint(dev, CLPRIM__DEVICE_WARP_SIZE_NV);
         info->simd_source = "cl_nv_device_attribute_query (warp size)";
-    } else if (has_extension(ext, "cl_amd_device_attribute_query")) {
+    } else if (clprim__has_extension(ext, "cl_amd_device_attribute_query")) {
         info->simd_width = query_uint(dev, CLPRIM__DEVICE_WAVEFRONT_WIDTH_AMD);
         info->simd_source = "cl_amd_device_attribute_query (wavefront width)";
-    } else if (has_extension(ext, "cl_intel_required_subgroup_size") &&
+    } else if (clprim__has_extension(ext, "cl_intel_required_subgroup_size") &&
                (info->type & CL_DEVICE_TYPE_GPU)) {
         /* GPUs only: CPU drivers (PoCL 5) list emulated sizes up to 512 */
         size_t sizes[16] = {0}, bytes = 0, i;
@@ -137,12 +137,12 @@ clprim_status clprim__device_probe(cl_device_id dev, unsigned flags, clprim_devi
         goto done;
     *failed = NULL;
 
-    info->has_fp64 = has_extension(ext, "cl_khr_fp64") && !(flags & CLPRIM_CONTEXT_HIDE_FP64);
-    info->has_int64_atomics = has_extension(ext, "cl_khr_int64_base_atomics");
+    info->has_fp64 = clprim__has_extension(ext, "cl_khr_fp64") && !(flags & CLPRIM_CONTEXT_HIDE_FP64);
+    info->has_int64_atomics = clprim__has_extension(ext, "cl_khr_int64_base_atomics");
     info->has_subgroups =
-        has_extension(ext, "cl_khr_subgroups") || has_extension(ext, "cl_intel_subgroups");
+        clprim__has_extension(ext, "cl_khr_subgroups") || clprim__has_extension(ext, "cl_intel_subgroups");
     info->has_nv_ptx = info->vendor_id == VENDOR_NVIDIA &&
-                       has_extension(ext, "cl_nv_device_attribute_query");
+                       clprim__has_extension(ext, "cl_nv_device_attribute_query");
     /* the single-pass status protocol needs 64-bit atomics or PTX (lookback.clh) */
     info->has_single_pass = info->has_nv_ptx || info->has_int64_atomics;
     /* NVIDIA and AMD GPUs have 32 local-memory banks; elsewhere 32 is a safe

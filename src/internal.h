@@ -87,6 +87,8 @@ struct clprim_context {
     clprim__pool_buf *pool;
     char *cache_dir;      /* on-disk program cache folder, NULL when off */
     cl_uint nv_compute_major; /* NVIDIA: compute capability major (0: not NVIDIA) */
+    int subgroup_form;        /* work-group scans through sub-group shuffles
+                                 (clprim__choose_simd_form) */
     clprim__knobs knobs;         /* development knobs, as set at creation */
     clprim__tuning_file *tuning; /* the caller's tuning rows, NULL: none (replaced
                                     under the lock; read with it held) */
@@ -155,6 +157,8 @@ void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
  * naming it (every fact the kernels or the cache key use is checked: a
  * context on half-known facts would fail later, or hang, for no clear
  * reason). */
+/* Whether the space-separated list names the extension. */
+int clprim__has_extension(const char *list, const char *name);
 clprim_status clprim__device_probe(cl_device_id dev, unsigned flags,
                                    clprim_device_info *info, const char **failed);
 /* NVIDIA: the compute capability's major number (0 elsewhere, or unknown). */
@@ -317,6 +321,12 @@ char *clprim__ptx_bound_registers(const char *ptx, size_t len, const char *entry
 /* Lock held (context creation). Sets info.simd_width from a probe kernel's
  * preferred work-group size multiple when no device attribute gave it. */
 clprim_status clprim__probe_simd_width(clprim_context *ctx);
+/* Context creation: whether programs scan within work-groups through
+ * sub-group shuffles (cl_khr_subgroups or cl_intel_subgroups, and
+ * cl_khr_subgroup_shuffle_relative,
+ * not on NVIDIA, whose PTX form comes first), unless the switch
+ * CLPRIM_SUBGROUPS is 0. */
+void clprim__choose_simd_form(clprim_context *ctx);
 
 /* ---- elements (element.c) ---- */
 

@@ -184,6 +184,9 @@
     X(SCAN_SINGLE_PASS, "CLPRIM_SCAN_SINGLE_PASS",                                              \
       "`1` / `0`: AUTO takes the single-pass / multilevel scan whatever the row says (tests)")  \
     X(REDUCE_TWO_LAUNCHES, "CLPRIM_REDUCE_TWO_LAUNCHES", "`1`: FAST reduces in two launches")  \
+    X(SUBGROUPS, "CLPRIM_SUBGROUPS",                                                            \
+      "`0`: work-groups scan through local memory, not sub-group shuffles, where the device "   \
+      "has cl_khr_subgroup_shuffle_relative (tests)")                                           \
     X(SORT_WIDE, "CLPRIM_SORT_WIDE",                                                            \
       "`1`: sorts and top-k count positions in 64 bits at any n (tests)")                       \
     X(SAT_TEST_SILENT, "CLPRIM_SAT_TEST_SILENT",                                                \
