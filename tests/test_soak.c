@@ -1130,7 +1130,8 @@ static int do_split(work *w)
     size_t ks, vs, i, kept;
     cl_ulong count = 0;
     cl_mem ki, ko, vi = NULL, vo = NULL, cnt = NULL;
-    cl_event *ev = ev_slot(w);
+    cl_event *ev = ev_slot(w), wrote[2] = {NULL, NULL};
+    cl_int werr;
     long bad = -1;
 
     memset(&d, 0, sizeof d);
@@ -1161,13 +1162,25 @@ static int do_split(work *w)
         cnt = mk(w, w->ctx, 8 * (cnt_off + 1), NULL);
     if (!ki || !ko || (vs && (!vi || !vo)) || (with_count && !cnt))
         return -1;
-    st = clEnqueueWriteBuffer(w->rq, ki, CL_TRUE, ks * in_off, ks * n, w->a, 0, NULL, NULL);
-    if (st == CL_SUCCESS && vs)
-        st = clEnqueueWriteBuffer(w->rq, vi, CL_TRUE, vs * in_off, vs * n, w->c, 0, NULL, NULL);
-    if (st != CL_SUCCESS)
-        return verdict(w, NULL, st, -1);
-    st = clprim_split(w->ctx, w->q, &d, bit, ki, in_off, ko, out_off, vi, in_off, vo, out_off, n,
-                      cnt, cnt_off, 0, NULL, ev);
+    /* A blocking write only lets the host reuse its array at return; the
+     * write itself is enqueued, and on an out-of-order queue (threads 5
+     * and 7) a command that does not wait for it may run first. Intel's
+     * CPU runtime ran the split's first kernel before it, on keys not yet
+     * written: wrong results, and a key that changes between the split's
+     * kernels can be scattered one past the output, into the host's heap
+     * (docs/testing.md). So the split waits for the writes. */
+    werr = clEnqueueWriteBuffer(w->rq, ki, CL_TRUE, ks * in_off, ks * n, w->a, 0, NULL, &wrote[0]);
+    if (werr == CL_SUCCESS && vs)
+        werr = clEnqueueWriteBuffer(w->rq, vi, CL_TRUE, vs * in_off, vs * n, w->c, 0, NULL,
+                                    &wrote[1]);
+    if (werr == CL_SUCCESS)
+        st = clprim_split(w->ctx, w->q, &d, bit, ki, in_off, ko, out_off, vi, in_off, vo, out_off,
+                          n, cnt, cnt_off, vs ? 2 : 1, wrote, ev);
+    for (i = 0; i < 2; ++i)
+        if (wrote[i])
+            clReleaseEvent(wrote[i]);
+    if (werr != CL_SUCCESS)
+        return verdict(w, NULL, (clprim_status)werr, -1);
     kept = clprim_ref_partition(w->a, n, ks, w->keep, 0, w->e);
     if (vs)
         clprim_ref_partition(w->c, n, vs, w->keep, 0, w->g);
