@@ -361,7 +361,16 @@ CLPRIM_API size_t clprim_context_last_error(clprim_context *ctx, char *buf, size
 CLPRIM_API clprim_status clprim_context_set_error(clprim_context *ctx, clprim_status status,
                                                   const char *message);
 
-/* What clprim learned about its device (probed once, at context creation). */
+/* What clprim learned about its device (probed once, at context creation).
+ *
+ * Which SIMD-group form the kernels get: NVIDIA GPUs, warps through inline
+ * PTX (shuffles, votes, memory ordering); devices with cl_khr_subgroups or
+ * cl_intel_subgroups and cl_khr_subgroup_shuffle_relative (Intel's CPU
+ * runtime, Intel GPUs), the work-group scans through sub-group shuffles;
+ * any other device, local memory and barriers only. The environment
+ * variable CLPRIM_SUBGROUPS=0, read when a context is created, gives a
+ * device of the second kind the local-memory form (for tests and
+ * comparisons). */
 typedef struct clprim_device_info {
   char platform_name[128];
   char device_name[128];
