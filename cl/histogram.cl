@@ -312,7 +312,7 @@ inline void hist_count(HIST_ARGS, uint priv)
     const uint slice = priv ? (uint)(get_group_id(0) % slices) : 0u;
     const ulong part = priv ? get_group_id(0) / slices : get_group_id(0);
     const ulong parts = priv ? get_num_groups(0) / slices : get_num_groups(0);
-    const uint per = priv ? bins / slices + (bins % slices != 0) : bins;
+    const uint per = priv ? HIST_SLICE_BINS(bins, slices) : bins;
     const uint first_bin = slice * per, held = min(per, bins - min(bins, first_bin));
     samples += samples_off;
     words = (global const hist_word *)(samples + head);

@@ -36,6 +36,9 @@
  * words (a chunk of a work-item is items words) */
 #define HIST_PACK_OF(size) ((size) < 4 ? 4 / (size) : 1)
 
+/* PRIVATE: the bins of one slice (the counters of a work-group) */
+#define HIST_SLICE_BINS(bins, slices) ((bins) / (slices) + ((bins) % (slices) != 0))
+
 /* the most bins: a custom search counts bins + 1 edges in 32 bits */
 #define HIST_MAX_BINS 0xfffffffeull
 

@@ -242,7 +242,7 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
     /* the edges beside the counters, where both local arguments fit
      * together (the counters' takes 4 bytes when GLOBAL leaves it unused:
      * 65,536 float edges alone fill Intel's 256 KiB) */
-    const cl_ulong counter_arg = priv ? ((d->bins + slices - 1) / slices) * 4 : 4;
+    const cl_ulong counter_arg = priv ? HIST_SLICE_BINS((cl_ulong)d->bins, slices) * 4 : 4;
     const cl_uint cached = custom && edge_bytes + counter_arg <= local;
     cl_mem edges = custom ? d->edges : a->samples; /* even bins read no edges */
     clprim__program *prog;

@@ -122,9 +122,9 @@ static clprim_status search_window(clprim__launch *l, const search_args *a,
         const clprim__arg kargs[] = {SEARCH_KARGS(a),         CLPRIM__ARG(bounds),
                                      CLPRIM__ARG(chunks),     CLPRIM__ARG(perm),
                                      CLPRIM__ARG(a->perm_off), CLPRIM__ARG(a->perm_kind)};
-        /* the bounds kernel takes the first 13 */
-        st = clprim__launch_kernel(l, prog, "search_window_bounds", kargs, 13,
-                                   (size_t)(chunks / wg + 1), wg);
+        /* the bounds kernel takes all but the permutation's three */
+        st = clprim__launch_kernel(l, prog, "search_window_bounds", kargs,
+                                   CLPRIM__NUM_ARGS(kargs) - 3, (size_t)(chunks / wg + 1), wg);
         if (st == CLPRIM_SUCCESS)
             st = CLPRIM__LAUNCH_KERNEL(l, prog, "search_window", kargs, (size_t)chunks, wg);
     }
