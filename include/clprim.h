@@ -211,10 +211,12 @@ typedef enum clprim_op {
  *               clprim_multi_scan give one device's bits for any number of
  *               parts when every part but the last non-empty one holds whole
  *               tiles of 1024 elements (PORTABLE_TILE; other splits are
- *               refused); they then block until done. Refused
- *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floats by the
- *               MPI calls (not implemented yet), the segmented calls and the
- *               summed-area table.
+ *               refused); they then block until done. The summed-area
+ *               table (AUTO or ROWS_THEN_COLUMNS) folds each row, then each
+ *               column, in order in one work-item: the host's serial order.
+ *               Refused (CLPRIM_UNSUPPORTED, naming desc->repro) for floats
+ *               by the MPI calls (not implemented yet), the segmented calls
+ *               and the DECOUPLED_LOOKBACK table.
  * Integer types and min / max of any built-in type give exact results in
  * any order: every level is accepted for them and runs the ordinary path at
  * full speed (the level changes nothing). A custom operator counts as

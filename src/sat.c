@@ -22,6 +22,7 @@ typedef struct sat_job {
     clprim_type type; /* the table's type, when built-in */
     cl_mem in, out;
     size_t in_off, in_pitch, out_off, out_pitch, width, height;
+    int portable; /* PORTABLE: the program without fused multiply-adds */
 } sat_job;
 
 /* The arguments of one call: a table, or a box filter (from a table, or
@@ -131,16 +132,23 @@ static clprim__sat_tuning sat_tuning(const clprim_context *ctx, const clprim__el
 /* The program for this element, pixel type and form (one program holds
  * every kernel of sat.cl). */
 static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, clprim_type type,
-                                 int is_float, const clprim__sat_tuning *t,
+                                 int is_float, int portable, const clprim__sat_tuning *t,
                                  clprim__program **prog)
 {
     clprim_context *ctx = l->ctx;
     clprim__program_spec spec = {
         .file = "sat.cl", .element = l->elem.defines, .wg_size = t->wg_size, .tuning = t->source};
-    char *pixel, *params;
+    char *pixel, *params, *uncontracted = NULL;
     clprim_status st = pixel_params(ctx, input, type, l->elem.builtin, &pixel);
     if (st != CLPRIM_SUCCESS)
         return st;
+    if (portable) {
+        spec.element = uncontracted = clprim__element_uncontracted(l->elem.defines);
+        if (!uncontracted) {
+            free(pixel);
+            return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+        }
+    }
     params = clprim__format("%s#define SAT_LANES %u\n#define SAT_COLS %u\n#define SAT_ROWS %u\n"
                             "#define LOOKBACK_SPINS %u\n#define SAT_T_FLOAT %d\n"
                             "#define SAT_CHAINED %u\n#define SAT_TEST_SILENT %u\n"
@@ -148,11 +156,14 @@ static clprim_status sat_program(clprim__launch *l, clprim_pixel_type input, clp
                             pixel ? pixel : "", t->lanes, t->cols, t->rows, t->lookback_spins,
                             is_float, t->chained, t->test_silent, t->window);
     free(pixel);
-    if (!params)
+    if (!params) {
+        free(uncontracted);
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
     spec.params = params;
     st = clprim__program_get(ctx, &spec, prog);
     free(params);
+    free(uncontracted);
     return st;
 }
 
@@ -184,7 +195,7 @@ static clprim_status sat_enqueue(clprim__launch *l, const sat_job *j)
                             ctx->info.device_name);
     if (!j->exclusive && (!width || !height))
         return CLPRIM_SUCCESS;
-    st = sat_program(l, j->input, j->type, j->is_float, &t, &prog);
+    st = sat_program(l, j->input, j->type, j->is_float, j->portable, &t, &prog);
     if (st == CLPRIM_SUCCESS && j->exclusive) {
         const clprim__arg args[] = {CLPRIM__ARG(j->out), CLPRIM__ARG(out_off),
                                     CLPRIM__ARG(out_pitch), CLPRIM__ARG(width),
@@ -255,20 +266,24 @@ static clprim_status sat_body(clprim__launch *l, const void *args)
     const clprim_sat_desc *d = a->desc;
     sat_job j = a->job;
     clprim_repro level;
-    /* RUN_TO_RUN: rows then columns, whose every sum has one order; the
-     * look-back's row sums would need the anchored walk, not wired here yet */
+    /* RUN_TO_RUN and PORTABLE: rows then columns, each row and then each
+     * column folded in order by one work-item, whose every sum has one
+     * order on any device (PORTABLE: and no fused multiply-add, so that
+     * the same operator rounds the same everywhere); the look-back's row
+     * sums would need the anchored walk, not wired here yet */
     clprim_status st = clprim__repro_check(l->ctx, d->repro, d->type, d->op, d->custom,
                                            j.algorithm == CLPRIM_SAT_DECOUPLED_LOOKBACK
                                                ? CLPRIM_REPRO_NONE
-                                               : CLPRIM_REPRO_RUN_TO_RUN,
+                                               : CLPRIM_REPRO_PORTABLE,
                                            j.algorithm == CLPRIM_SAT_DECOUPLED_LOOKBACK
                                                ? "the DECOUPLED_LOOKBACK summed-area table"
                                                : "the summed-area table",
                                            &level);
     if (st != CLPRIM_SUCCESS)
         return st;
-    if (level == CLPRIM_REPRO_RUN_TO_RUN)
+    if (level != CLPRIM_REPRO_NONE)
         j.algorithm = CLPRIM_SAT_ROWS_THEN_COLUMNS;
+    j.portable = level == CLPRIM_REPRO_PORTABLE;
     return sat_enqueue(l, &j);
 }
 
@@ -305,7 +320,7 @@ static clprim_status box_body(clprim__launch *l, const void *args)
     }
     if (st == CLPRIM_SUCCESS)
         st = sat_program(l, a->from_image ? a->job.input : CLPRIM_PIXEL_SAME, a->job.type,
-                         a->job.is_float, &t, &prog);
+                         a->job.is_float, 0, &t, &prog);
     if (st == CLPRIM_SUCCESS) {
         const clprim__arg args[] = {CLPRIM__ARG(table),     CLPRIM__ARG(table_off),
                                     CLPRIM__ARG(table_pitch), CLPRIM__ARG(a->job.out),
@@ -397,7 +412,7 @@ clprim_status clprim_sat(clprim_context *ctx, cl_command_queue queue, const clpr
     sat_args a = {{desc ? desc->input : CLPRIM_PIXEL_SAME, ex, desc ? (int)desc->algorithm : 0,
                    desc && !desc->custom && type_is_float(desc->type),
                    desc ? desc->type : CLPRIM_TYPE_INT32, in, out, in_off, in_pitch, out_off,
-                   out_pitch, width, height},
+                   out_pitch, width, height, 0},
                   0, 0, 0, 0, 0, desc};
     if (!ctx)
         return CLPRIM_INVALID_ARGUMENT;
@@ -417,7 +432,7 @@ clprim_status clprim_box_filter(clprim_context *ctx, cl_command_queue queue,
     const size_t empty = !width || !height;
     sat_args a = {{from_image ? desc->input : CLPRIM_PIXEL_SAME, 1, CLPRIM_SAT_AUTO,
                    desc && type_is_float(desc->type), desc ? desc->type : CLPRIM_TYPE_INT32, src,
-                   out, src_off, src_pitch, out_off, out_pitch, width, height},
+                   out, src_off, src_pitch, out_off, out_pitch, width, height, 0},
                   1, from_image, desc && desc->sum, desc ? desc->radius_x : 0,
                   desc ? desc->radius_y : 0, NULL};
     /* an empty image: nothing to read or write */

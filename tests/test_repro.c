@@ -525,13 +525,62 @@ static void test_levels(void **state)
     free(flags);
 }
 
+/* PORTABLE tables: every row, then every column, folded in order by one
+ * work-item, with no fused multiply-add: bit for bit the host's serial
+ * folds, whatever desc->algorithm asks (the look-back's is refused), for
+ * float and double, inclusive and exclusive, images wider and taller than
+ * a work-group. */
+static void test_portable_sat(void **state)
+{
+    static const size_t sides[][2] = {{1, 1}, {37, 53}, {300, 7}, {129, 260}};
+    uint64_t seed = tu_seed() ^ 0x5a7;
+    size_t failures = 0;
+    (void)state;
+    for (int ty = 0; ty < 2; ++ty) {
+        const clprim_type type = ty ? CLPRIM_TYPE_DOUBLE : CLPRIM_TYPE_FLOAT;
+        const size_t e = clprim_type_size(type);
+        if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        for (size_t k = 0; k < sizeof sides / sizeof sides[0]; ++k) {
+            const size_t w = sides[k][0], h = sides[k][1];
+            const int exclusive = (int)(k % 2);
+            const size_t ow = w + (size_t)exclusive, oh = h + (size_t)exclusive;
+            const clprim_sat_desc d = {type, CLPRIM_OP_SUM, NULL, CLPRIM_PIXEL_SAME, exclusive,
+                                       k == 2 ? CLPRIM_SAT_ROWS_THEN_COLUMNS : CLPRIM_SAT_AUTO,
+                                       CLPRIM_REPRO_PORTABLE};
+            void *in = random_floats(type, w * h, tu_rand(&seed));
+            unsigned char *want = malloc(ow * oh * e), *got = malloc(ow * oh * e);
+            assert_non_null(want);
+            assert_non_null(got);
+            memset(got, 0xA5, ow * oh * e); /* poisoned */
+            assert_int_equal(clprim_ref_sat_portable(type, exclusive, in, w, h, want), 0);
+            assert_int_equal(clprim_sat_host(ctx, &d, in, w, got, ow, w, h), CLPRIM_SUCCESS);
+            if (memcmp(want, got, ow * oh * e)) {
+                size_t i = 0;
+                while (!memcmp(want + i * e, got + i * e, e))
+                    ++i;
+                print_error("portable %s table %zu x %zu%s: out[%zu] = %.17Lg, the reference "
+                            "%.17Lg\n", clprim_type_name(type), w, h,
+                            exclusive ? " exclusive" : "", i, value_at(type, got, i),
+                            value_at(type, want, i));
+                ++failures;
+            }
+            free(in);
+            free(want);
+            free(got);
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels), cmocka_unit_test(test_run_to_run_scan),
         cmocka_unit_test(test_run_to_run_custom),
         cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce),
-        cmocka_unit_test(test_portable_scan), cmocka_unit_test(test_portable_multi)};
+        cmocka_unit_test(test_portable_scan), cmocka_unit_test(test_portable_multi),
+        cmocka_unit_test(test_portable_sat)};
     int failed;
     ctx = tu_context();
     assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);

@@ -211,5 +211,11 @@ int clprim_ref_reduce_portable(clprim_type type, const void *x, size_t n, void *
  * cl/portable_abi.h fixes. -1 for other types (or no memory). */
 int clprim_ref_scan_portable(clprim_type type, int exclusive, const void *init, const void *x,
                              size_t n, void *out);
+/* The PORTABLE summed-area table (sum) of a w x h float or double image
+ * (rows of w), each row folded in order from the left, then each column
+ * from the top; exclusive: the (w + 1) x (h + 1) table with its identity
+ * border. -1 for other types. */
+int clprim_ref_sat_portable(clprim_type type, int exclusive, const void *in, size_t w, size_t h,
+                            void *out);
 
 #endif

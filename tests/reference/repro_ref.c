@@ -111,3 +111,44 @@ int clprim_ref_scan_portable(clprim_type type, int exclusive, const void *init, 
         return portable_scan_double(x, n, exclusive, init, out);
     return -1;
 }
+
+/* The PORTABLE summed-area table: each row folded in order from the left,
+ * then each column of that from the top, from the identity (0), in the
+ * element's own arithmetic. */
+#define CLPRIM_REF_SAT_SERIAL(T)                                                                  \
+    static void sat_serial_##T(const T *in, size_t w, size_t h, size_t pitch, T *out)             \
+    {                                                                                             \
+        for (size_t y = 0; y < h; ++y) {                                                          \
+            T v = 0;                                                                              \
+            for (size_t x = 0; x < w; ++x)                                                        \
+                out[y * pitch + x] = v = v + in[y * w + x];                                       \
+        }                                                                                         \
+        for (size_t x = 0; x < w; ++x) {                                                          \
+            T v = 0;                                                                              \
+            for (size_t y = 0; y < h; ++y)                                                        \
+                out[y * pitch + x] = v = v + out[y * pitch + x];                                  \
+        }                                                                                         \
+    }
+CLPRIM_REF_SAT_SERIAL(float)
+CLPRIM_REF_SAT_SERIAL(double)
+
+int clprim_ref_sat_portable(clprim_type type, int exclusive, const void *in, size_t w, size_t h,
+                            void *out)
+{
+    const size_t e = clprim_type_size(type), pitch = w + (exclusive != 0);
+    unsigned char *o = out;
+    if (type != CLPRIM_TYPE_FLOAT && type != CLPRIM_TYPE_DOUBLE)
+        return -1;
+    /* the exclusive table: a border of the identity, the inclusive one after it */
+    if (exclusive) {
+        memset(o, 0, pitch * e);
+        for (size_t y = 1; y <= h; ++y)
+            memset(o + y * pitch * e, 0, e);
+        o += (pitch + 1) * e;
+    }
+    if (type == CLPRIM_TYPE_FLOAT)
+        sat_serial_float(in, w, h, pitch, (float *)(void *)o);
+    else
+        sat_serial_double(in, w, h, pitch, (double *)(void *)o);
+    return 0;
+}
