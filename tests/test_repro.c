@@ -61,6 +61,16 @@ static long double value_at(clprim_type type, const void *p, size_t i)
     return ((const double *)p)[i];
 }
 
+/* The first element at which got differs from want in its bits (n of
+ * elem bytes each), or n. */
+static size_t first_difference(const void *want, const void *got, size_t n, size_t elem)
+{
+    size_t i = 0;
+    while (i < n && !memcmp((const char *)want + i * elem, (const char *)got + i * elem, elem))
+        ++i;
+    return i;
+}
+
 /* The scan's values within rounding: |got - exact| <= eps * sum |x| (any
  * order of summation stays within n * eps of it; the bound is loose enough
  * for every order and tight enough to catch a prefix combined wrongly). */
@@ -164,9 +174,7 @@ static void test_run_to_run_scan(void **state)
             d.algorithm = CLPRIM_SCAN_DECOUPLED_LOOKBACK;
             for (int r = 0; r < 4; ++r)
                 if (memcmp(first, runs[r], n * e)) {
-                    size_t i = 0;
-                    while (!memcmp((char *)first + i * e, (char *)runs[r] + i * e, e))
-                        ++i;
+                    const size_t i = first_difference(first, runs[r], n, e);
                     print_error("%s: run %d (%s) differs from the first at %zu: %.17Lg, "
                                 "not %.17Lg\n", what, r,
                                 r == 0   ? "again"
@@ -402,9 +410,7 @@ static void test_portable_scan(void **state)
             assert_int_equal(clprim_ref_scan_portable(type, exclusive, init, in, n, want), 0);
             void *got = scan_once(ctx, &d, in, n, init, k % 2 == 0);
             if (memcmp(want, got, n * e)) {
-                size_t i = 0;
-                while (!memcmp((char *)want + i * e, (char *)got + i * e, e))
-                    ++i;
+                const size_t i = first_difference(want, got, n, e);
                 print_error("portable %s scan n=%zu%s%s: out[%zu] = %.17Lg, the reference "
                             "%.17Lg\n", clprim_type_name(type), n, exclusive ? " exclusive" : "",
                             init ? " init" : "", i, value_at(type, got, i),
@@ -556,9 +562,7 @@ static void test_portable_sat(void **state)
             assert_int_equal(clprim_ref_sat_portable(type, exclusive, in, w, h, want), 0);
             assert_int_equal(clprim_sat_host(ctx, &d, in, w, got, ow, w, h), CLPRIM_SUCCESS);
             if (memcmp(want, got, ow * oh * e)) {
-                size_t i = 0;
-                while (!memcmp(want + i * e, got + i * e, e))
-                    ++i;
+                const size_t i = first_difference(want, got, ow * oh, e);
                 print_error("portable %s table %zu x %zu%s: out[%zu] = %.17Lg, the reference "
                             "%.17Lg\n", clprim_type_name(type), w, h,
                             exclusive ? " exclusive" : "", i, value_at(type, got, i),
