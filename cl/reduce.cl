@@ -20,11 +20,14 @@
  *                      the last work-group to finish combines the partials.
  *                      Its order depends only on n, the offset and the grid,
  *                      so results are the same every run (the one atomic
- *                      counts finished groups; no value goes through it). */
+ *                      counts finished groups; no value goes through it);
+ *   reduce_chunk       CHUNKED, the CPU form: one work-item per chunk
+ *                      (common/chunk.clh). */
 #ifndef CLPRIM_ASSEMBLED
 #include "reduce_abi.h"
 #include "common/elem.clh"
 #include "common/simd.clh"
+#include "common/chunk.clh"
 #endif
 
 #define REDUCE_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
@@ -38,6 +41,15 @@ inline void clprim_load_two(local T *partial, global const IN_T *in, ulong n)
     const ulong start = (ulong)get_group_id(0) * 2 * WG_SIZE;
     partial[t] = clprim_load_in(in, start + t, n);
     partial[WG_SIZE + t] = clprim_load_in(in, start + WG_SIZE + t, n);
+}
+
+/* CHUNKED (common/chunk.clh): each chunk's fold; runs with any work-group
+ * size (the host launches one work-item each). */
+kernel void reduce_chunk(REDUCE_ARGS)
+{
+    const T run = clprim_chunk_fold(in + in_off, n);
+    if (get_local_id(0) == 0)
+        out[out_off + get_group_id(0)] = run;
 }
 
 REDUCE_KERNEL reduce_naive(REDUCE_ARGS)

@@ -19,6 +19,7 @@
 #include "common/wg_scan.clh"
 #include "common/lookback.clh"
 #include "common/tile.clh"
+#include "common/chunk.clh"
 #endif
 
 #ifndef COARSE_ITEMS
@@ -376,6 +377,41 @@ SCAN_KERNEL scan_reduce(global const IN_T *in, ulong in_off, ulong n, global T *
     clprim_wg_exscan(run, scratch, &total);
     if (get_local_id(0) == 0)
         sums[sums_off + get_group_id(0)] = total;
+}
+
+/* CHUNKED, the CPU form of reduce-then-scan (common/chunk.clh): each
+ * chunk's total, then each chunk scanned from its carry. */
+kernel void scan_chunk_reduce(global const IN_T *in, ulong in_off, ulong n, global T *sums,
+                              ulong sums_off)
+{
+    const T run = clprim_chunk_fold(in + in_off, n);
+    if (get_local_id(0) == 0)
+        sums[sums_off + get_group_id(0)] = run;
+}
+
+/* in and out may be the same buffer: each element is read before it is
+ * written, by the one work-item of its chunk. */
+kernel void scan_chunk(SCAN_ARGS)
+{
+    ulong i;
+    const ulong end = clprim_chunk_range(n, &i);
+    T run = (flags & SCAN_READ_CARRY) ? sums[sums_off + get_group_id(0)] : IDENTITY;
+    if (get_local_id(0))
+        return;
+    in += in_off;
+    out += out_off;
+    if (flags & SCAN_EXCLUSIVE) {
+        for (; i < end; ++i) {
+            const T x = clprim_in(in[i], i);
+            out[i] = run;
+            run = OP(run, x);
+        }
+    } else {
+        for (; i < end; ++i)
+            out[i] = run = OP(run, clprim_in(in[i], i));
+    }
+    if ((flags & SCAN_WRITE_SUMS))
+        sums[sums_off + get_group_id(0)] = run;
 }
 
 /* Uniform add: tile g (from tile `first`: 1, or 0 with a carry-in)

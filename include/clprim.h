@@ -613,7 +613,13 @@ CLPRIM_API clprim_status clprim_expression_rebase(const char *expression, size_t
  *                inclusive prefix (tiles taken from an atomic ticket);
  *   DECOUPLED_LOOKBACK  single pass (Merrill & Garland): tiles publish their
  *                aggregate at once and look back over predecessors; the data
- *                is read once and written once.
+ *                is read once and written once;
+ *   CHUNKED      the CPU form of reduce-then-scan: a few contiguous chunks per
+ *                compute unit, each folded, then scanned, in element order by
+ *                one work-item, with no local memory and no barrier (a CPU
+ *                runs a work-group as a loop on one core); AUTO's choice on
+ *                CPU devices. Correct anywhere, slow on GPUs (one work-item
+ *                per chunk).
  * The single-pass algorithms need cl_khr_int64_base_atomics (or NVIDIA) and
  * return CLPRIM_UNSUPPORTED otherwise. Their spinning is bounded: a tile that
  * waits too long computes its predecessor's total itself, so they cannot hang
@@ -634,7 +640,8 @@ CLPRIM_API clprim_status clprim_expression_rebase(const char *expression, size_t
   XX(COARSENED, 5, "coarsened")                                                \
   XX(MULTILEVEL, 6, "multilevel")                                              \
   XX(DOMINO, 7, "domino")                                                      \
-  XX(DECOUPLED_LOOKBACK, 8, "decoupled-lookback")
+  XX(DECOUPLED_LOOKBACK, 8, "decoupled-lookback")                              \
+  XX(CHUNKED, 9, "chunked")
 
 typedef enum clprim_scan_algorithm {
 #define CLPRIM_XX_(NAME, num, name) CLPRIM_SCAN_##NAME = num,
@@ -711,7 +718,7 @@ CLPRIM_API clprim_status clprim_scan_init_host(clprim_context *ctx, const clprim
 
 /* XX(NAME, number, lower-case name). Every algorithm is correct for every n;
  * partial results are combined on the device (no host round trip).
- *   AUTO             FAST;
+ *   AUTO             FAST (CHUNKED on CPU devices);
  *   NAIVE_TREE       the teaching kit's tree: two elements per work-item into
  *                    local memory, stride doubling, work-item t active when
  *                    t % stride == 0 (divergent); levels until one value;
@@ -720,7 +727,11 @@ CLPRIM_API clprim_status clprim_scan_init_host(clprim_context *ctx, const clprim
  *   FAST             a bounded grid (a few work-groups per compute unit)
  *                    striding over the input with 16-byte vector loads,
  *                    SIMD-group combine, and the last work-group to finish
- *                    combines the partials (one launch).
+ *                    combines the partials (one launch);
+ *   CHUNKED          the CPU form: a few contiguous chunks per compute unit,
+ *                    each folded in element order by one work-item (no local
+ *                    memory, no barrier), then the chunks' totals the same
+ *                    way. Correct anywhere, slow on GPUs.
  * Custom operators without CLPRIM_OPERATOR_COMMUTATIVE keep the sequence
  * order: FAST then gives each work-item one contiguous range (element loads),
  * and CONVERGENT_TREE maps work-item t to element 2 * stride * t (still
@@ -731,7 +742,8 @@ CLPRIM_API clprim_status clprim_scan_init_host(clprim_context *ctx, const clprim
   XX(AUTO, 0, "auto")                                                          \
   XX(NAIVE_TREE, 1, "naive-tree")                                              \
   XX(CONVERGENT_TREE, 2, "convergent-tree")                                    \
-  XX(FAST, 3, "fast")
+  XX(FAST, 3, "fast")                                                          \
+  XX(CHUNKED, 4, "chunked")
 
 typedef enum clprim_reduce_algorithm {
 #define CLPRIM_XX_(NAME, num, name) CLPRIM_REDUCE_##NAME = num,

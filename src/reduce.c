@@ -19,13 +19,23 @@ static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_ + 1] = {
     [CLPRIM_REDUCE_NAIVE_TREE] = "reduce_naive",
     [CLPRIM_REDUCE_CONVERGENT_TREE] = "reduce_convergent",
     [CLPRIM_REDUCE_FAST] = "reduce_fast",
+    [CLPRIM_REDUCE_CHUNKED] = "reduce_chunk",
 };
+
+/* CHUNKED: the fewest elements a chunk takes (a small n is one chunk, and
+ * the chunks' totals one chunk below) */
+#define REDUCE_CHUNK_MIN 4096u
 
 /* Work-groups of one level over n elements. */
 static size_t level_groups(clprim_reduce_algorithm a, const clprim__reduce_tuning *t,
                            const clprim_device_info *d, size_t n, const clprim__element *e)
 {
     size_t per, groups, most;
+    if (a == CLPRIM_REDUCE_CHUNKED) { /* a few chunks per compute unit */
+        groups = n ? (n + REDUCE_CHUNK_MIN - 1) / REDUCE_CHUNK_MIN : 1;
+        most = (size_t)d->compute_units * (t->chunks_per_cu ? t->chunks_per_cu : 4);
+        return groups < most ? groups : most ? most : 1;
+    }
     if (a != CLPRIM_REDUCE_FAST) {
         per = (size_t)a == PORTABLE_LEVELS ? PORTABLE_TILE : 2 * (size_t)t->wg_size;
         return n ? (n + per - 1) / per : 1;
@@ -92,7 +102,9 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     clprim__pool_buf *buf = NULL;
     clprim__reduce_tuning t = clprim__reduce_tuning_for(ctx, elem, a->n);
     clprim_reduce_algorithm algo =
-        a->d->algorithm == CLPRIM_REDUCE_AUTO ? CLPRIM_REDUCE_FAST : a->d->algorithm;
+        a->d->algorithm != CLPRIM_REDUCE_AUTO ? a->d->algorithm
+        : t.reduce_auto                       ? (clprim_reduce_algorithm)t.reduce_auto
+                                              : CLPRIM_REDUCE_FAST;
     size_t temp_n = 0, m, groups, off;
     cl_mem src;
     const cl_mem none = NULL;
@@ -174,7 +186,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         const size_t dst_off = last ? a->result_off : temp_n;
         st = launch_level(l, prog, kernels[algo], src, off, m, dst, dst_off,
                           algo == CLPRIM_REDUCE_FAST ? &none : NULL, /* no state: two launches */
-                          groups, t.wg_size);
+                          groups, algo == CLPRIM_REDUCE_CHUNKED ? 1u : t.wg_size);
         src = dst;
         off = dst_off;
         m = groups;

@@ -32,10 +32,16 @@ static const struct clprim__reduce_row rows[] = {
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256, .groups_per_cu = 4, .source = "AMD GPU (unmeasured guess)"}},
-    /* CPUs (PoCL): a work-group is a loop on one core; 64 work-items keep the
-     * trees' tiles small enough for the edge-size tests. */
+    /* CPUs: a work-group is a loop on one core, so AUTO folds chunks, one
+     * work-item each (2^24 int32 on 2 cores, 2026-11-26: see
+     * docs/performance.md); 64 work-items keep the trees' tiles small
+     * enough for the edge-size tests. */
     {.match = {.type = CL_DEVICE_TYPE_CPU},
-     .t = {.wg_size = 64, .groups_per_cu = 4, .source = "CPU (PoCL; unmeasured guess)"}},
+     .t = {.wg_size = 64,
+           .groups_per_cu = 4,
+           .reduce_auto = CLPRIM_REDUCE_CHUNKED,
+           .chunks_per_cu = 4,
+           .source = "CPU (PoCL and Intel's runtime, 2 cores, 2026-11-26: AUTO chunked)"}},
     /* anything else */
     {.match = {0},
      .t = {.wg_size = 128, .groups_per_cu = 4, .source = "default (unmeasured guess)"}},

@@ -23,7 +23,13 @@ static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
     [CLPRIM_SCAN_MULTILEVEL] = "scan_multilevel",
     [CLPRIM_SCAN_DOMINO] = "scan_single_pass",
     [CLPRIM_SCAN_DECOUPLED_LOOKBACK] = "scan_single_pass",
+    [CLPRIM_SCAN_CHUNKED] = "scan_chunk",
 };
+
+/* CHUNKED: the fewest elements a chunk takes, so that a small n is one
+ * chunk (one work-item's loop beats a launch per few elements) and the
+ * chunks' totals are always one chunk below */
+#define SCAN_CHUNK_MIN 4096u
 
 static int is_single_pass(clprim_scan_algorithm a)
 {
@@ -141,7 +147,8 @@ typedef struct scan_run {
      * transform */
     clprim__program *prog[2];
     const char *tile_kernel; /* the algorithm's (tile_kernels) */
-    int reduce_then_scan; /* MULTILEVEL: reduce tiles, scan totals, scan with carry */
+    int reduce_then_scan; /* MULTILEVEL, CHUNKED: reduce tiles, scan totals, scan with carry */
+    const char *reduce_kernel; /* reduce_then_scan's tile totals */
     size_t tile, wg;
     unsigned groups_per_cu; /* single pass (clprim__scan_tuning.sp_groups_per_cu) */
     cl_mem temp;
@@ -219,7 +226,7 @@ static clprim_status scan_level(scan_run *r, int below, cl_mem in, cl_ulong in_o
     if (r->reduce_then_scan) {
         const clprim__arg args[] = {CLPRIM__ARG(in), CLPRIM__ARG(in_off), CLPRIM__ARG(n),
                                     CLPRIM__ARG(r->temp), CLPRIM__ARG(temp_off)};
-        st = CLPRIM__LAUNCH_KERNEL(r->l, r->prog[below], "scan_reduce", args, (size_t)groups,
+        st = CLPRIM__LAUNCH_KERNEL(r->l, r->prog[below], r->reduce_kernel, args, (size_t)groups,
                                    r->wg);
     } else {
         st = enqueue_tiles(r, below, in, in_off, out, out_off, n, flags | SCAN_WRITE_SUMS,
@@ -462,6 +469,14 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
                             t.wg_size, clprim__program_wg_size(below));
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
+    r.reduce_kernel = "scan_reduce";
+    if (algo == CLPRIM_SCAN_CHUNKED) { /* one work-item per chunk, chunks_per_cu per unit */
+        const size_t chunks = (size_t)ctx->info.compute_units * (t.chunks_per_cu ? t.chunks_per_cu : 4);
+        r.wg = 1;
+        r.tile = n / chunks + (n % chunks != 0);
+        r.tile = r.tile < SCAN_CHUNK_MIN ? SCAN_CHUNK_MIN : r.tile;
+        r.reduce_kernel = "scan_chunk_reduce";
+    }
     /* levels of one-element tiles never get shorter (a device with 2 KiB
      * of local memory or less ends up there) */
     if (r.tile < 2 && n > 1)
@@ -483,7 +498,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
                                          ? SCAN_ALIGNED
                                          : 0),
                                 a->init);
-    r.reduce_then_scan = algo == CLPRIM_SCAN_MULTILEVEL;
+    r.reduce_then_scan = algo == CLPRIM_SCAN_MULTILEVEL || algo == CLPRIM_SCAN_CHUNKED;
     temp_n = temp_elements(n, r.tile);
     if (temp_n) {
         st = clprim__launch_temp(l, temp_n * e->size, &buf);

@@ -119,9 +119,13 @@ static const struct clprim__scan_row rows[] = {
            .scan_auto = CLPRIM_SCAN_MULTILEVEL,
            .single_pass_max_n = 0,
            .source = "AMD GPU (unmeasured guess)"}},
-    /* CPUs (PoCL): a work-group is a loop on one core, so large tiles amortise
-     * the per-work-group cost; 64 work-items keep the taught algorithms'
-     * tiles (64 or 128 elements) small enough for the edge-size tests. */
+    /* CPUs: a work-group is a loop on one core, where the tile algorithms'
+     * barriers and local copies are the cost, so AUTO scans chunks, one
+     * work-item each (2^24 int32 on 2 cores, 2026-11-26: 6 ms on PoCL and
+     * Intel's runtime, against 60-120 ms for the tile algorithms and 31 ms
+     * for a sequential loop; docs/performance.md); 64 work-items keep the
+     * taught algorithms' tiles (64 or 128 elements) small enough for the
+     * edge-size tests. */
     {.match = {.type = CL_DEVICE_TYPE_CPU},
      .t = {.wg_size = 64,
            .coarse_items = 8,
@@ -131,9 +135,10 @@ static const struct clprim__scan_row rows[] = {
            .sp_groups_per_cu = 0,
            .sp_wg_size = 64,
            .sp_max_regs = 0,
-           .scan_auto = CLPRIM_SCAN_MULTILEVEL,
+           .scan_auto = CLPRIM_SCAN_CHUNKED,
            .single_pass_max_n = 0,
-           .source = "CPU (PoCL; unmeasured guess)"}},
+           .chunks_per_cu = 4,
+           .source = "CPU (PoCL and Intel's runtime, 2 cores, 2026-11-26: AUTO chunked)"}},
     /* anything else */
     {.match = {0},
      .t = {.wg_size = 128,

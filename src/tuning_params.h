@@ -37,12 +37,17 @@
     X(S, scan_auto, E, "", 0, 0, "what AUTO runs")                                             \
     X(S, single_pass_max_n, Z, "", 0, 0, "AUTO takes the single pass up to this n")             \
     X(S, repro_anchor, U, "CLPRIM_REPRO_ANCHOR", 0, 32,                                         \
-      "RUN_TO_RUN single pass: tiles per anchor of the anchored look-back (0: 32)")
+      "RUN_TO_RUN single pass: tiles per anchor of the anchored look-back (0: 32)")             \
+    X(S, chunks_per_cu, U, "CLPRIM_SCAN_CHUNKS_PER_CU", 0, 1024,                                \
+      "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")
 
 #define CLPRIM__REDUCE_PARAMS(X, S)                                                             \
     X(S, wg_size, W, "CLPRIM_WG_SIZE", 0, 0, "work-items per work-group")                      \
     X(S, groups_per_cu, U, "CLPRIM_REDUCE_GROUPS_PER_CU", 0, 0,                                 \
-      "FAST's grid: work-groups per compute unit")
+      "FAST's grid: work-groups per compute unit")                                              \
+    X(S, reduce_auto, E, "", 0, 0, "what AUTO runs (0: FAST)")                                 \
+    X(S, chunks_per_cu, U, "CLPRIM_REDUCE_CHUNKS_PER_CU", 0, 1024,                              \
+      "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")
 
 #define CLPRIM__COMPACT_PARAMS(X, S)                                                            \
     X(S, wg_size, W, "CLPRIM_COMPACT_WG_SIZE", 0, 0, "work-items per work-group")              \

@@ -14,7 +14,9 @@
  * over the device time, divided by clEnqueueCopyBuffer's rate (read +
  * write) of the n keys. host_us is the wall clock of a blocking call;
  * "vs copy" divides it by that of one blocking clEnqueueCopyBuffer of the
- * keys. With --sort-segments M: clprim_segmented_sort of M equal segments
+ * keys. "lsb_us" (uint32 keys alone): a single-threaded LSB radix sort in C
+ * (four 8-bit counting passes) of the same keys on the host, the baseline a
+ * CPU device must beat. With --sort-segments M: clprim_segmented_sort of M equal segments
  * (offsets j * n / M), each segment checked on its own (sorted, its own
  * keys; stable through the values). */
 #define _POSIX_C_SOURCE 200809L
@@ -37,7 +39,27 @@ typedef struct sort_bench {
     cl_mem out, vals, vout; /* the keys are b->in */
     unsigned char *keys, *got, *vgot;
     cl_uint *index;
+    double lsb_us; /* the host's LSB radix sort of these keys (uint32 alone; else 0) */
+    uint32_t *lsb_tmp; /* its second array */
 } sort_bench;
+
+/* A single-threaded LSB radix sort of n uint32 keys (four 8-bit counting
+ * passes between a and tmp; the result back in a): the host baseline. */
+static void lsb_sort_u32(uint32_t *a, uint32_t *tmp, size_t n)
+{
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; ++i)
+            ++count[((a[i] >> shift) & 0xff) + 1];
+        for (unsigned d = 0; d < 256; ++d)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; ++i)
+            tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
+        uint32_t *t = a;
+        a = tmp;
+        tmp = t;
+    }
+}
 
 static int sort_enqueue(bench *b, const void *arg, cl_event *ev)
 {
@@ -91,6 +113,8 @@ static int sort_open(bench *b, void *self, size_t max_n)
     c->got = bench_alloc(b, max_n * ks);
     c->vgot = bench_alloc(b, max_n * (value_size ? value_size : 1));
     c->index = bench_alloc(b, max_n * sizeof *c->index);
+    if (c->type == CLPRIM_TYPE_UINT32 && !value_size && !c->segs)
+        c->lsb_tmp = bench_alloc(b, max_n * sizeof *c->lsb_tmp);
     if (c->segs) {
         c->offs = bench_buffer(b, CL_MEM_READ_ONLY, (c->segs + 1) * sizeof(cl_ulong));
         c->hoffs = bench_alloc(b, (c->segs + 1) * sizeof(cl_ulong));
@@ -107,8 +131,8 @@ static void sort_head(void *self)
            : c->value_size == 8 ? " + 8-byte values"
                                 : "",
            c->dist);
-    printf("%-10s %-13s %10s %10s %8s %9s %9s %7s %8s %s\n", "n", "algorithm", "device_us",
-           "host_us", "Gkeys/s", "GB/s", "copy GB/s", "limit", "vs copy", "ok");
+    printf("%-10s %-13s %10s %10s %8s %9s %9s %7s %8s %10s %s\n", "n", "algorithm", "device_us",
+           "host_us", "Gkeys/s", "GB/s", "copy GB/s", "limit", "vs copy", "lsb_us", "ok");
 }
 
 static int sort_prepare(bench *b, void *self, bench_point *p)
@@ -133,6 +157,15 @@ static int sort_prepare(bench *b, void *self, bench_point *p)
     }
     c->n = n;
     p->copy_bytes = n * c->ks;
+    c->lsb_us = 0;
+    if (c->lsb_tmp) {
+        uint32_t *a = (uint32_t *)(void *)c->got, *tmp = c->lsb_tmp;
+        double t0;
+        memcpy(a, c->keys, n * 4);
+        t0 = now_us();
+        lsb_sort_u32(a, tmp, n);
+        c->lsb_us = now_us() - t0;
+    }
     return 0;
 }
 
@@ -180,14 +213,16 @@ static size_t sort_check(bench *b, void *self, bench_point *p)
 static void sort_row(void *self, const bench_point *p, FILE *csv)
 {
     const sort_bench *c = self;
-    printf("%-10zu %-13s %10.1f %10.1f %8.2f %9.1f %9.1f %7.3f %8.2f %s\n", p->n, p->name,
-           p->dev_us, p->host_us, (double)p->n / p->dev_us / 1e3, p->gbs, p->copy_gbs,
-           p->gbs / p->copy_gbs, p->host_us / p->copy_host_us, p->bad ? "WRONG" : "ok");
+    printf("%-10zu %-13s %10.1f %10.1f %8.2f %9.1f %9.1f %7.3f %8.2f %10.1f %s\n", p->n,
+           p->name, p->dev_us, p->host_us, (double)p->n / p->dev_us / 1e3, p->gbs, p->copy_gbs,
+           p->gbs / p->copy_gbs, p->host_us / p->copy_host_us, c->lsb_us,
+           p->bad ? "WRONG" : "ok");
     if (csv)
-        fprintf(csv, "%s,%zu,%s,%s,%zu,%.2f,%.2f,%.3f,%.0f,%.2f,%.2f,%.4f,%.2f,%.3f,%d\n",
+        fprintf(csv, "%s,%zu,%s,%s,%zu,%.2f,%.2f,%.3f,%.0f,%.2f,%.2f,%.4f,%.2f,%.3f,%d,%.1f\n",
                 clprim_type_name(c->type), c->value_size, c->dist, p->name, p->n, p->dev_us,
                 p->host_us, (double)p->n / p->dev_us / 1e3, p->moved, p->gbs, p->copy_gbs,
-                p->gbs / p->copy_gbs, p->copy_host_us, p->host_us / p->copy_host_us, !p->bad);
+                p->gbs / p->copy_gbs, p->copy_host_us, p->host_us / p->copy_host_us, !p->bad,
+                c->lsb_us);
 }
 
 int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value_size,
@@ -222,6 +257,6 @@ int clprim_bench_sort(bench *b, const char *dist, clprim_type type, size_t value
         .variant_begin = segments ? 0 : 1, .variant_end = segments ? 1 : CLPRIM_SORT_ALGORITHM_COUNT_,
         .host_clock = 1, .algos = algos,
         .csv_columns = "key,value_bytes,dist,algorithm,n,device_us,host_us,gkeys,limit_bytes,gbs,"
-                       "copy_gbs,limit_fraction,copy_host_us,host_vs_copy,verified"};
+                       "copy_gbs,limit_fraction,copy_host_us,host_vs_copy,verified,lsb_us"};
     return bench_run(b, &m, sizes, count, csv_path, progress);
 }

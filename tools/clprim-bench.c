@@ -54,7 +54,7 @@ static const char usage[] =
     "the first GPU, else the first CPU.\n"
     "\n"
     "  --preset short|full|large  sizes: 2^10..2^24 (4), 2^10..2^28 and two odd n, or\n"
-    "                             2^26 and 2^28 (default short)\n"
+    "                             2^26 and 2^28 (default short); or exponents: 20,24\n"
     "  --type T                   int32 uint32 int64 uint64 float double (default int32)\n"
     "  --op OP                    sum product min max (default sum)\n"
     "  --exclusive                exclusive scans (default inclusive)\n"
@@ -219,8 +219,20 @@ int main(int argc, char **argv)
         }
     }
     if (strcmp(preset, "short") && strcmp(preset, "full") && strcmp(preset, "large")) {
-        fprintf(stderr, "clprim-bench: unknown --preset %s (short, full or large)\n", preset);
-        return 2;
+        /* or powers of two by their exponents: 20,24 */
+        char list[128], *e, *rest, *end;
+        snprintf(list, sizeof list, "%s", preset);
+        for (e = strtok_r(list, ",", &rest); e && count < 64; e = strtok_r(NULL, ",", &rest)) {
+            const long k = strtol(e, &end, 10);
+            if (*end || k < 0 || k > 40)
+                break;
+            sizes[count++] = (size_t)1 << k;
+        }
+        if (!count || e) {
+            fprintf(stderr, "clprim-bench: unknown --preset %s (short, full, large, or exponents "
+                    "of two like 20,24)\n", preset);
+            return 2;
+        }
     }
     if (kept < 0 || kept > 100) {
         fprintf(stderr, "clprim-bench: --kept takes 0 to 100\n");
@@ -262,7 +274,9 @@ int main(int argc, char **argv)
     }
     if (first_call)
         return clprim_bench_first_call(argv[0], csv_path, b.reps == 11 ? 3 : b.reps);
-    if (!strcmp(preset, "full")) {
+    if (count) {
+        /* sizes by their exponents, above */
+    } else if (!strcmp(preset, "full")) {
         for (s = 10; s <= 28; s += 2)
             sizes[count++] = (size_t)1 << s;
         sizes[count++] = 1000003;   /* non-powers of two */
