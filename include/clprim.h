@@ -210,11 +210,13 @@ typedef enum clprim_op {
  *               target is within 1.3x of NONE). clprim_multi_reduce and
  *               clprim_multi_scan give one device's bits for any number of
  *               parts when every part but the last non-empty one holds whole
- *               tiles of 1024 elements (PORTABLE_TILE; other splits are
- *               refused); they then block until done. Refused
+ *               tiles of 1024 elements (CLPRIM_PORTABLE_TILE; other splits
+ *               are refused); they then block until done. The MPI calls
+ *               (clprim_mpi.h) give one device's bits for any number of
+ *               ranks on the same condition for the ranks' parts. Both are
+ *               built on clprim_reduce_tiles / clprim_scan_tiles. Refused
  *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floats by the
- *               MPI calls (not implemented yet), the segmented calls and the
- *               summed-area table.
+ *               segmented calls and the summed-area table.
  * Integer types and min / max of any built-in type give exact results in
  * any order: every level is accepted for them and runs the ordinary path at
  * full speed (the level changes nothing). A custom operator counts as

@@ -4,7 +4,9 @@
  * the local part reduced on the device (its total read back), one
  * agreement round (descriptor signature and every rank's status), the
  * totals exchanged (MPI's own operator where it has the same arithmetic,
- * bytes otherwise), and the local work finished from the result. */
+ * bytes otherwise), and the local work finished from the result. PORTABLE
+ * (portable_totals) exchanges every tile's total instead, after the
+ * agreement round, so that the ranks finish as one device would. */
 #include "clprim_mpi.h"
 
 #include <limits.h>
@@ -202,7 +204,7 @@ static clprim_status agree(part *p, clprim_status local, long long signature)
                     all[2] - 1);
     if (all[0] != -all[1])
         return fail(p->ctx, CLPRIM_INVALID_ARGUMENT, "the ranks disagree on the descriptor (element "
-                    "type, operator or exclusive)");
+                    "type, operator, repro, exclusive or transform)");
     return CLPRIM_SUCCESS;
 }
 
