@@ -421,11 +421,43 @@ static clprim_status finish(clprim_context *ctx, clprim_status st)
     return st;
 }
 
+/* The scan of a rank > 0 from the ranks before it: MPI's own fold of
+ * their totals (one value to the device, nothing to fold there), or all
+ * the totals, folded on the device with the operator; the totals are of
+ * the output type, so without the transform. Rank 0 has scanned already. */
+static clprim_status scan_from_before(part *p, const clprim_scan_desc *desc, cl_mem in,
+                                      size_t in_off, cl_mem out, size_t out_off, size_t n)
+{
+    const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom, NULL,
+                                   desc->repro};
+    MPI_Datatype dt = MPI_DATATYPE_NULL;
+    MPI_Op mop = MPI_OP_NULL;
+    size_t before = (size_t)p->rank, at = 0;
+    clprim_status st = CLPRIM_SUCCESS;
+    if (!desc->custom && mpi_order_free(desc->type, desc->repro) &&
+        mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+        unsigned char *carry = p->totals + (size_t)p->size * p->elem;
+        const int e = MPI_Exscan(p->totals + (size_t)p->rank * p->elem, carry, 1, dt, mop,
+                                 p->comm);
+        if (e != MPI_SUCCESS)
+            st = mpi_fail(p->ctx, e, "MPI_Exscan of the totals");
+        else
+            memcpy(p->totals, carry, p->elem);
+        before = 1;
+    } else {
+        st = gather(p);
+    }
+    if (st == CLPRIM_SUCCESS && p->rank > 0)
+        st = fold_on_device(p, &fd, before, &at);
+    if (st == CLPRIM_SUCCESS && p->rank > 0)
+        st = clprim_scan_init(p->ctx, NULL, desc, p->work, at, in, in_off, out, out_off, n, 0,
+                              NULL, NULL);
+    return st;
+}
+
 clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_scan_desc *desc,
                               cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n)
 {
-    MPI_Datatype dt = MPI_DATATYPE_NULL;
-    MPI_Op mop = MPI_OP_NULL;
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
@@ -459,37 +491,9 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
     if (st == CLPRIM_SUCCESS && p.rank == 0 && !portable)
         st = clprim_scan(ctx, NULL, desc, in, in_off, out, out_off, n, 0, NULL, NULL);
     st = agree(&p, st, sig);
-    if (st == CLPRIM_SUCCESS && portable) {
-        st = finish(ctx, portable_scan(&p, desc, in, in_off, out, out_off, n, sig));
-        part_end(&p);
-        return st;
-    }
-    /* the ranks before this one: MPI's own fold of their totals (one value
-     * to the device, nothing to fold there), or all the totals, folded on
-     * the device with the operator; the totals are of the output type, so
-     * without the transform */
-    if (st == CLPRIM_SUCCESS) {
-        const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                       NULL, desc->repro};
-        size_t before = (size_t)p.rank, at = 0;
-        if (!desc->custom && mpi_order_free(desc->type, desc->repro) &&
-            mpi_builtin(desc->type, desc->op, &dt, &mop)) {
-            unsigned char *carry = p.totals + (size_t)p.size * elem;
-            const int e = MPI_Exscan(p.totals + (size_t)p.rank * elem, carry, 1, dt, mop, comm);
-            if (e != MPI_SUCCESS)
-                st = mpi_fail(ctx, e, "MPI_Exscan of the totals");
-            else
-                memcpy(p.totals, carry, elem);
-            before = 1;
-        } else {
-            st = gather(&p);
-        }
-        if (st == CLPRIM_SUCCESS && p.rank > 0)
-            st = fold_on_device(&p, &fd, before, &at);
-        if (st == CLPRIM_SUCCESS && p.rank > 0)
-            st = clprim_scan_init(ctx, NULL, desc, p.work, at, in, in_off, out, out_off, n, 0, NULL,
-                                  NULL);
-    }
+    if (st == CLPRIM_SUCCESS)
+        st = portable ? portable_scan(&p, desc, in, in_off, out, out_off, n, sig)
+                      : scan_from_before(&p, desc, in, in_off, out, out_off, n);
     st = finish(ctx, st);
     part_end(&p);
     return st;
@@ -530,7 +534,7 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
     if (st == CLPRIM_SUCCESS && portable)
         st = portable_reduce(&p, desc, in, in_off, n, value, sig);
     else if (st == CLPRIM_SUCCESS && !desc->custom && mpi_order_free(desc->type, desc->repro) &&
-        mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+             mpi_builtin(desc->type, desc->op, &dt, &mop)) {
         const int e = MPI_Allreduce(p.totals + (size_t)p.rank * elem, value, 1, dt, mop, comm);
         if (e != MPI_SUCCESS)
             st = mpi_fail(ctx, e, "MPI_Allreduce of the totals");
