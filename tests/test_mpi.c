@@ -318,15 +318,21 @@ static int errors_case(void)
 
 /* PORTABLE's split: every rank before `last` (random) a random number of
  * whole tiles (a quarter of them none), rank `last` the rest (ragged), the
- * ranks after it none. The same on every rank for one state. */
+ * ranks after it none. The same on every rank for one state. s NULL: a
+ * split that does not depend on the seed (equal whole tiles, the last rank
+ * the rest), for expressions of i, whose programs each rank's start picks
+ * (the sanitizer pass then finds them in the disk cache). */
 static void cut_tiles(uint64_t *s, size_t total, size_t *start, size_t *n)
 {
-    const size_t tile = CLPRIM_PORTABLE_TILE, last = tu_rand(s) % (size_t)size;
+    const size_t tile = CLPRIM_PORTABLE_TILE;
+    const size_t last = s ? tu_rand(s) % (size_t)size : (size_t)size - 1;
     size_t at = 0, r;
     for (r = 0; r < (size_t)size; ++r) {
         const size_t whole = (total - at) / tile;
         size_t len = r == last ? total - at : 0;
-        if (r < last && tu_rand(s) % 4 != 0)
+        if (r < last && !s)
+            len = total / tile / (size_t)size * tile;
+        else if (r < last && tu_rand(s) % 4 != 0)
             len = tu_rand(s) % (whole + 1) * tile;
         if (r == (size_t)rank) {
             *start = at;
@@ -367,10 +373,10 @@ static int one_device(const clprim_scan_desc *d, const void *x, size_t in_elem, 
 
 /* clprim_mpi_scan and clprim_mpi_reduce at PORTABLE of x (total elements
  * of in_elem bytes, the whole array on every rank), this rank's part cut
- * by cut_tiles (in place or into poisoned memory after a poisoned
+ * by cut_tiles(cut, ...) (in place or into poisoned memory after a poisoned
  * element): bit for bit rank 0's one-device result. */
 static int portable_case(const char *name, const clprim_scan_desc *d, const void *x,
-                         size_t in_elem, size_t elem, size_t total, int in_place, uint64_t *s)
+                         size_t in_elem, size_t elem, size_t total, int in_place, uint64_t *cut)
 {
     const clprim_reduce_desc rd = {d->type, d->op, CLPRIM_REDUCE_AUTO, d->custom, d->transform,
                                    d->repro};
@@ -383,7 +389,7 @@ static int portable_case(const char *name, const clprim_scan_desc *d, const void
     clprim_status st;
     cl_mem in, out;
 
-    cut_tiles(s, total, &start, &n);
+    cut_tiles(cut, total, &start, &n);
     part = (const unsigned char *)x + start * in_elem;
     snprintf(what, sizeof what, "portable %s %s%s, %zu of %zu from %zu", name,
              d->exclusive ? "exclusive" : "inclusive", in_place ? " in place" : "", n, total,
@@ -467,8 +473,8 @@ static int portable_other(int exclusive, uint64_t *s)
     const clprim_operator_desc od = {"float2", NULL, "(float2)(a.x * b.x, b.x * a.y + b.y)",
                                      "(float2)(1.0f, 0.0f)", 2 * sizeof(cl_float), 0, NULL, 0,
                                      NULL};
-    /* whole tiles and a fixed total: the ranks' first elements (hence the
-     * rebased transforms' programs) are few, found in the disk cache */
+    /* a fixed total and split: the ranks' first elements (hence the
+     * rebased transforms' programs) do not depend on the seed */
     const size_t total = 9 * CLPRIM_PORTABLE_TILE + 321, most = 40 * CLPRIM_PORTABLE_TILE;
     cl_float *x = malloc(2 * most * sizeof *x);
     clprim_operator *op = NULL;
@@ -478,7 +484,8 @@ static int portable_other(int exclusive, uint64_t *s)
     for (i = 0; i < 2 * most; ++i) /* a in [0.5, 1), b in [-1, 1) */
         x[i] = i % 2 ? (float)(tu_rand(s) % 2000000) / 1e6f - 1.0f
                      : 0.5f + (float)(tu_rand(s) % 500000) / 1e6f;
-    bad = portable_case("float transform", &d, x, sizeof(cl_float), sizeof(cl_float), total, 0, s);
+    bad = portable_case("float transform", &d, x, sizeof(cl_float), sizeof(cl_float), total, 0,
+                        NULL);
     if (clprim_operator_create(ctx, &od, &op) != CLPRIM_SUCCESS)
         return bad + report(CLPRIM_BUILD_FAILED, "creating the float2 affine operator");
     cd.type = 0;
