@@ -210,13 +210,16 @@ typedef enum clprim_op {
  *               target is within 1.3x of NONE). clprim_multi_reduce and
  *               clprim_multi_scan give one device's bits for any number of
  *               parts when every part but the last non-empty one holds whole
- *               tiles of 1024 elements (PORTABLE_TILE; other splits are
- *               refused); they then block until done. The summed-area
- *               table (AUTO or ROWS_THEN_COLUMNS) folds each row, then each
- *               column, in order in one work-item: the host's serial order.
- *               Refused (CLPRIM_UNSUPPORTED, naming desc->repro) for floats
- *               by the MPI calls (not implemented yet), the segmented calls
- *               and the DECOUPLED_LOOKBACK table.
+ *               tiles of 1024 elements (CLPRIM_PORTABLE_TILE; other splits
+ *               are refused); they then block until done. The MPI calls
+ *               (clprim_mpi.h) give one device's bits for any number of
+ *               ranks on the same condition for the ranks' parts. Both are
+ *               built on clprim_reduce_tiles / clprim_scan_tiles. The
+ *               summed-area table (AUTO or ROWS_THEN_COLUMNS) folds each
+ *               row, then each column, in order in one work-item: the
+ *               host's serial order. Refused (CLPRIM_UNSUPPORTED, naming
+ *               desc->repro) for floats by the segmented calls and the
+ *               DECOUPLED_LOOKBACK table.
  * Integer types and min / max of any built-in type give exact results in
  * any order: every level is accepted for them and runs the ordinary path at
  * full speed (the level changes nothing). A custom operator counts as
@@ -793,6 +796,54 @@ CLPRIM_API clprim_status clprim_reduce_host(clprim_context *ctx, const clprim_re
  * 32-bit sum could wrap). n = 0 is CLPRIM_INVALID_ARGUMENT. */
 CLPRIM_API clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size_t in_off,
                                      size_t n, double *mean);
+
+
+/* ------------------------------------------------------------------------ */
+/* The PORTABLE order in steps, for arrays spread beyond one call           */
+/* ------------------------------------------------------------------------ */
+
+/* Elements per tile of the PORTABLE order (cl/portable_abi.h): part of the
+ * order, so it never changes. */
+#define CLPRIM_PORTABLE_TILE 1024
+
+/* The two steps of the PORTABLE order (clprim_repro) that touch the
+ * elements, for code that spreads one array over places one call cannot
+ * see: processes, machines (clprim_mpi is built on them). The order is:
+ *   reduce  the tiles' totals (CLPRIM_PORTABLE_TILE consecutive elements
+ *           each, the last one short), then, when there are several, their
+ *           PORTABLE reduce (clprim_reduce, no transform); one tile's total
+ *           is the result;
+ *   scan    with one tile, the PORTABLE scan itself; with several, the
+ *           carries are the PORTABLE exclusive scan of the tiles' totals
+ *           (clprim_scan, no transform, no carry-in) and every tile is
+ *           scanned from its carry.
+ * So an array cut into parts that each hold whole tiles (any length for the
+ * last non-empty part) gets one device's PORTABLE bits from its parts' tile
+ * totals gathered in order, wherever each part is scanned.
+ *
+ * clprim_reduce_tiles: the total of each tile of the n elements of `in` from
+ * in_off, ceil(n / CLPRIM_PORTABLE_TILE) of them, to `result` from
+ * result_off (n = 0 writes nothing).
+ * clprim_scan_tiles: the n elements of `in` scanned into `out` as
+ * clprim_scan does (desc->exclusive; in place allowed), tile g (elements
+ * from in_off + g * CLPRIM_PORTABLE_TILE) from element carries_off + g of
+ * `carries`, which must not overlap out.
+ * desc as clprim_scan / clprim_reduce (type or custom operator, transform
+ * with i counted from in_off); these calls are the PORTABLE order's steps
+ * at every level, so desc->repro, like desc->algorithm, says how and not
+ * what (an unknown value is refused). Every element type, exact ones too.
+ * Non-blocking; the checks and statuses of clprim_scan / clprim_reduce. */
+CLPRIM_API clprim_status clprim_reduce_tiles(clprim_context *ctx, cl_command_queue queue,
+                                             const clprim_reduce_desc *desc, cl_mem in,
+                                             size_t in_off, size_t n, cl_mem result,
+                                             size_t result_off, cl_uint num_wait,
+                                             const cl_event *wait, cl_event *event);
+CLPRIM_API clprim_status clprim_scan_tiles(clprim_context *ctx, cl_command_queue queue,
+                                           const clprim_scan_desc *desc, cl_mem carries,
+                                           size_t carries_off, cl_mem in, size_t in_off,
+                                           cl_mem out, size_t out_off, size_t n,
+                                           cl_uint num_wait, const cl_event *wait,
+                                           cl_event *event);
 
 /* ------------------------------------------------------------------------ */
 /* Segmented scan and reduce (by flags, keys or offsets)                     */

@@ -6,7 +6,7 @@
  *
  * The array's order is the ranks' order: rank 0 holds its first elements.
  * Every call is collective: every rank of `comm` calls it, with the same
- * descriptor (type, operator, exclusive; ranks that disagree all get
+ * descriptor (type, operator, exclusive, repro; ranks that disagree all get
  * CLPRIM_INVALID_ARGUMENT), its own context and buffers, and its own n
  * (0 allowed). Calls block until this rank's part is done; the device work
  * runs on the context's queue.
@@ -26,6 +26,20 @@
  * operator's own kernels, so MPI never evaluates OpenCL C; such an operator
  * must be created on every rank from the same source. A scan then runs
  * from the combined prefix of the ranks before (clprim_scan_init).
+ *
+ * Reproducibility (desc->repro, clprim.h): RUN_TO_RUN gathers float and
+ * double totals and folds them in rank order on the device (MPI's own
+ * reductions fix no order). PORTABLE gives, bit for bit, one device's
+ * PORTABLE scan or reduce of the whole array (the same on every device and
+ * for any number of ranks) when every rank's part but the last non-empty
+ * one holds a whole number of CLPRIM_PORTABLE_TILE (1024) elements: the
+ * ranks' sizes are exchanged (MPI_Allgather), each rank's tile totals
+ * (clprim_reduce_tiles) gathered in rank order (MPI_Allgatherv), folded or
+ * scanned into the tiles' carries on every rank's device as one device
+ * does, and each rank's tiles scanned from theirs (clprim_scan_tiles).
+ * Another split is CLPRIM_UNSUPPORTED on every rank, the message naming
+ * desc->repro and the first bad rank's n. Integers and min / max are exact
+ * and take the ordinary path at every level.
  *
  * Failures: a rank's argument or device failure is that rank's status, with
  * its message in its context (clprim_context_last_error); the other ranks

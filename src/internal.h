@@ -376,23 +376,6 @@ clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clpri
  * fused in a vector path and not in the fallback's scalar one. Heap; NULL
  * when memory is short. */
 char *clprim__element_uncontracted(const char *defines);
-/* PORTABLE's first reduce level alone (cl/portable_abi.h): the total of
- * each tile of in (n >= 1 elements) to out from out_off, ceil(n /
- * PORTABLE_TILE) of them; d->repro must be PORTABLE and the element inexact
- * (the multi-device reduce gathers them to fold them as one device would).
- * Non-blocking, as clprim_reduce. */
-/* PORTABLE's last scan step alone: the tiles of in (n >= 1 elements) to
- * out, tile g from carries[carries_off + g] (ceil(n / PORTABLE_TILE) of
- * them); d->repro must be PORTABLE and the element inexact (the
- * multi-device scan computes the carries as one device would). */
-clprim_status clprim__scan_portable_tiles(clprim_context *ctx, cl_command_queue queue,
-                                          const clprim_scan_desc *d, cl_mem carries,
-                                          size_t carries_off, cl_mem in, size_t in_off,
-                                          cl_mem out, size_t out_off, size_t n, cl_event *event);
-clprim_status clprim__reduce_portable_tiles(clprim_context *ctx, cl_command_queue queue,
-                                            const clprim_reduce_desc *d, cl_mem in,
-                                            size_t in_off, size_t n, cl_mem out, size_t out_off,
-                                            cl_event *event);
 /* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
 /* The element layer of a caller's type (T, T_SIZE after its source) with,

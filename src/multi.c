@@ -469,8 +469,8 @@ static clprim_status gather_tile_totals(multi *m, const clprim_reduce_desc *desc
                                        clprim_status_string((clprim_status)err));
         m->p[k].used = 1;
         if (st == CLPRIM_SUCCESS)
-            st = clprim__reduce_portable_tiles(parts[k].ctx, m->p[k].queue, &prd, parts[k].in,
-                                               parts[k].in_off, parts[k].n, buf, 0, &done);
+            st = clprim_reduce_tiles(parts[k].ctx, m->p[k].queue, &prd, parts[k].in,
+                                     parts[k].in_off, parts[k].n, buf, 0, 0, NULL, &done);
         if (st == CLPRIM_SUCCESS &&
             (err = clEnqueueReadBuffer(m->p[k].queue, buf, CL_TRUE, 0, g * elem,
                                        *totals + at * elem, 1, &done, NULL)) != CL_SUCCESS)
@@ -548,9 +548,9 @@ static clprim_status portable_scan(multi *m, const clprim_scan_desc *desc, size_
                                        clprim_status_string((clprim_status)err));
         m->p[k].used = 1;
         if (st == CLPRIM_SUCCESS)
-            st = clprim__scan_portable_tiles(parts[k].ctx, m->p[k].queue, &sd, buf, 0,
-                                             parts[k].in, parts[k].in_off, parts[k].out,
-                                             parts[k].out_off, parts[k].n, &done);
+            st = clprim_scan_tiles(parts[k].ctx, m->p[k].queue, &sd, buf, 0, parts[k].in,
+                                   parts[k].in_off, parts[k].out, parts[k].out_off, parts[k].n,
+                                   0, NULL, &done);
         if (st == CLPRIM_SUCCESS && (err = clWaitForEvents(1, &done)) != CL_SUCCESS)
             st = clprim__fail_unlocked(parts[k].ctx, (clprim_status)err,
                                        "scanning part %zu failed: %s", k,

@@ -120,8 +120,11 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
                              CLPRIM_REPRO_PORTABLE, "the reduce", &level);
     if (st != CLPRIM_SUCCESS)
         return st;
-    if (a->tiles_only && level != CLPRIM_REPRO_PORTABLE)
-        return clprim__fail(ctx, CLPRIM_INTERNAL, "portable tile totals of a non-portable reduce");
+    /* clprim_reduce_tiles is a step of the PORTABLE order at every level */
+    if (a->tiles_only)
+        level = CLPRIM_REPRO_PORTABLE;
+    if (a->tiles_only && !a->n)
+        return CLPRIM_SUCCESS; /* no tile */
     if (level == CLPRIM_REPRO_PORTABLE) {
         algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
         t.wg_size = PORTABLE_WG;
@@ -340,14 +343,14 @@ clprim_status clprim_mean(clprim_context *ctx, clprim_type type, cl_mem in, size
     return CLPRIM_SUCCESS;
 }
 
-clprim_status clprim__reduce_portable_tiles(clprim_context *ctx, cl_command_queue queue,
-                                            const clprim_reduce_desc *d, cl_mem in,
-                                            size_t in_off, size_t n, cl_mem out, size_t out_off,
-                                            cl_event *event)
+clprim_status clprim_reduce_tiles(clprim_context *ctx, cl_command_queue queue,
+                                  const clprim_reduce_desc *d, cl_mem in, size_t in_off, size_t n,
+                                  cl_mem result, size_t result_off, cl_uint num_wait,
+                                  const cl_event *wait, cl_event *event)
 {
-    const reduce_args a = {.d = d, .in = in, .result = out, .in_off = in_off, .n = n,
-                           .result_off = out_off, .tiles_only = 1};
+    const reduce_args a = {.d = d, .in = in, .result = result, .in_off = in_off, .n = n,
+                           .result_off = result_off, .tiles_only = 1};
     clprim__call call;
-    describe(&call, &a, queue, 0, NULL);
+    describe(&call, &a, queue, num_wait, wait);
     return clprim__launch_run(ctx, &call, reduce_body, &a, event);
 }

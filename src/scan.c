@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the public tile size (clprim.h) is the kernels' (C99: a negative array
+ * size stops the build) */
+typedef char clprim__portable_tile_is_public[CLPRIM_PORTABLE_TILE == PORTABLE_TILE ? 1 : -1];
+
 /* The tile kernel of each algorithm (AUTO resolves to one of the others). */
 static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
     [CLPRIM_SCAN_KOGGE_STONE] = "scan_kogge_stone",
@@ -407,6 +411,9 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
                              "the scan", &level);
     if (st != CLPRIM_SUCCESS)
         return st;
+    /* clprim_scan_tiles is a step of the PORTABLE order at every level */
+    if (a->tile_carries)
+        level = CLPRIM_REPRO_PORTABLE;
     if (level != CLPRIM_REPRO_PORTABLE && is_single_pass(d->algorithm) &&
         !ctx->info.has_single_pass)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "%s needs cl_khr_int64_base_atomics, which %s lacks",
@@ -416,8 +423,6 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
         return st;
     if (transform)
         st = clprim__check_transform_in_place(l, d->transform, a->in, a->out);
-    if (st == CLPRIM_SUCCESS && a->tile_carries && level != CLPRIM_REPRO_PORTABLE)
-        st = clprim__fail(ctx, CLPRIM_INTERNAL, "portable tile carries for a non-portable scan");
     if (st == CLPRIM_SUCCESS && n && level == CLPRIM_REPRO_PORTABLE)
         st = scan_portable(l, a, transform);
     if (st != CLPRIM_SUCCESS || n == 0 || level == CLPRIM_REPRO_PORTABLE) {
@@ -647,11 +652,11 @@ clprim_status clprim_scan_init_host(clprim_context *ctx, const clprim_scan_desc 
     return scan_host(ctx, d, init, in, out, n);
 }
 
-clprim_status clprim__scan_portable_tiles(clprim_context *ctx, cl_command_queue queue,
-                                          const clprim_scan_desc *d, cl_mem carries,
-                                          size_t carries_off, cl_mem in, size_t in_off,
-                                          cl_mem out, size_t out_off, size_t n, cl_event *event)
+clprim_status clprim_scan_tiles(clprim_context *ctx, cl_command_queue queue,
+                                const clprim_scan_desc *d, cl_mem carries, size_t carries_off,
+                                cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n,
+                                cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const scan_init c = {carries, carries_off};
-    return scan_call(ctx, queue, d, c, in, in_off, out, out_off, n, 0, NULL, event, 1, 1);
+    return scan_call(ctx, queue, d, c, in, in_off, out, out_off, n, num_wait, wait, event, 1, 1);
 }

@@ -67,6 +67,8 @@ enum { D_SCAN = 1, D_REDUCE = 2, D_TF = 4, D_SEG = 8, D_COMPACT = 16, D_SAT = 32
     X(REDUCE, "clprim_reduce", D_REDUCE | D_TF)                                                    \
     X(REDUCE_VALUE, "clprim_reduce_value", D_REDUCE | D_TF)                                        \
     X(REDUCE_HOST, "clprim_reduce_host", D_REDUCE | D_TF)                                          \
+    X(SCAN_TILES, "clprim_scan_tiles", D_SCAN | D_TF)                                              \
+    X(REDUCE_TILES, "clprim_reduce_tiles", D_REDUCE | D_TF)                                        \
     X(SEG_SCAN, "clprim_segmented_scan", D_SCAN | D_TF | D_SEG)                                    \
     X(SEG_SCAN_HOST, "clprim_segmented_scan_host", D_SCAN | D_TF | D_SEG)                          \
     X(SEG_REDUCE, "clprim_segmented_reduce", D_REDUCE | D_TF | D_SEG)                              \
@@ -414,7 +416,7 @@ static const row table[] = {
     SCAN_ROWS(SCAN), SCAN_ROWS(SCAN_HOST), SCAN_ROWS(SCAN_INIT), SCAN_ROWS(SCAN_INIT_HOST),
     SCAN_ROWS(MULTI_SCAN),
     REDUCE_ROWS(REDUCE), REDUCE_ROWS(REDUCE_VALUE), REDUCE_ROWS(REDUCE_HOST),
-    REDUCE_ROWS(MULTI_REDUCE),
+    REDUCE_ROWS(MULTI_REDUCE), SCAN_ROWS(SCAN_TILES), REDUCE_ROWS(REDUCE_TILES),
 
     H_(SEG_SCAN, "scan.exclusive", SC_EXCL), H_(SEG_SCAN_HOST, "scan.exclusive", SC_EXCL),
     RD(SEG_SCAN, "scan.algorithm", S_NONE, SC_ALGO_DL, "desc->algorithm", SC_ALGO_BAD),
@@ -810,6 +812,13 @@ static clprim_status run_call(const setup *s, output *o)
         break;
     case C_REDUCE:
         st = clprim_reduce(ctx, NULL, &s->reduce, in_buf, 0, N, out_a, 0, 0, NULL, NULL);
+        break;
+    case C_SCAN_TILES: /* N is one tile: init_buf holds its carry */
+        st = clprim_scan_tiles(ctx, NULL, &s->scan, init_buf, 0, in_buf, 0, out_a, 0, N, 0, NULL,
+                               NULL);
+        break;
+    case C_REDUCE_TILES:
+        st = clprim_reduce_tiles(ctx, NULL, &s->reduce, in_buf, 0, N, out_a, 0, 0, NULL, NULL);
         break;
     case C_REDUCE_VALUE: st = clprim_reduce_value(ctx, &s->reduce, in_buf, 0, N, hout); break;
     case C_REDUCE_HOST: st = clprim_reduce_host(ctx, &s->reduce, hx, N, hout); break;

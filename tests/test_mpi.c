@@ -5,7 +5,10 @@
  * result against the host reference of the whole array. Every built-in type
  * (sum), every int32 operator, float min / max (exchanged as bytes), a
  * non-commutative caller's operator, inclusive and exclusive; reduce and
- * select; descriptors that disagree across ranks, and a rank that fails. */
+ * select; descriptors that disagree across ranks, and a rank that fails.
+ * PORTABLE (issue 33): float and double sums, a transform and a caller's
+ * float operator over parts of whole tiles with a ragged last one, bit for
+ * bit rank 0's one-device result; a split off the tiles refused. */
 #include "common/testutil.h"
 #include "reference/reference.h"
 
@@ -311,6 +314,232 @@ static int errors_case(void)
     return bad;
 }
 
+/* ---- PORTABLE (issue 33): one device's bits over any number of ranks ---- */
+
+/* PORTABLE's split: every rank before `last` (random) a random number of
+ * whole tiles (a quarter of them none), rank `last` the rest (ragged), the
+ * ranks after it none. The same on every rank for one state. s NULL: a
+ * split that does not depend on the seed (equal whole tiles, the last rank
+ * the rest), for expressions of i, whose programs each rank's start picks
+ * (the sanitizer pass then finds them in the disk cache). */
+static void cut_tiles(uint64_t *s, size_t total, size_t *start, size_t *n)
+{
+    const size_t tile = CLPRIM_PORTABLE_TILE;
+    const size_t last = s ? tu_rand(s) % (size_t)size : (size_t)size - 1;
+    size_t at = 0, r;
+    for (r = 0; r < (size_t)size; ++r) {
+        const size_t whole = (total - at) / tile;
+        size_t len = r == last ? total - at : 0;
+        if (r < last && !s)
+            len = total / tile / (size_t)size * tile;
+        else if (r < last && tu_rand(s) % 4 != 0)
+            len = tu_rand(s) % (whole + 1) * tile;
+        if (r == (size_t)rank) {
+            *start = at;
+            *n = len;
+        }
+        at += len;
+    }
+}
+
+/* The bits every rank's share must have: rank 0's one-device PORTABLE scan
+ * (clprim_scan) and reduce (clprim_reduce_value) of the whole array, sent
+ * to every rank. 0 when rank 0 got them. */
+static int one_device(const clprim_scan_desc *d, const void *x, size_t in_elem, size_t total,
+                      unsigned char *want, unsigned char *want_value, size_t elem)
+{
+    const clprim_reduce_desc rd = {d->type, d->op, CLPRIM_REDUCE_AUTO, d->custom, d->transform,
+                                   CLPRIM_REPRO_PORTABLE};
+    int bad = 0;
+    memset(want, POISON, total * elem);
+    memset(want_value, POISON, elem);
+    if (rank == 0) {
+        cl_mem in = device_copy(x, total * in_elem), out = device_copy(want, total * elem);
+        clprim_status st = clprim_scan(ctx, NULL, d, in, 0, out, 0, total, 0, NULL, NULL);
+        if (st != CLPRIM_SUCCESS)
+            bad = report(st, "portable: the one-device scan");
+        read_back(out, total * elem, want);
+        st = clprim_reduce_value(ctx, &rd, in, 0, total, want_value);
+        if (st != CLPRIM_SUCCESS)
+            bad = report(st, "portable: the one-device reduce");
+        clReleaseMemObject(in);
+        clReleaseMemObject(out);
+    }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(want, (int)(total * elem), MPI_BYTE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(want_value, (int)elem, MPI_BYTE, 0, MPI_COMM_WORLD);
+    return bad;
+}
+
+/* clprim_mpi_scan and clprim_mpi_reduce at PORTABLE of x (total elements
+ * of in_elem bytes, the whole array on every rank), this rank's part cut
+ * by cut_tiles(cut, ...) (in place or into poisoned memory after a poisoned
+ * element): bit for bit rank 0's one-device result. */
+static int portable_case(const char *name, const clprim_scan_desc *d, const void *x,
+                         size_t in_elem, size_t elem, size_t total, int in_place, uint64_t *cut)
+{
+    const clprim_reduce_desc rd = {d->type, d->op, CLPRIM_REDUCE_AUTO, d->custom, d->transform,
+                                   d->repro};
+    unsigned char *want = malloc(total * elem + 1), *got = malloc(total * elem + 2 * elem);
+    unsigned char *want_value = malloc(elem), *value = malloc(elem);
+    const unsigned char *part;
+    size_t start = 0, n = 0, i, out_off = in_place ? 0 : 1;
+    int bad;
+    char what[200];
+    clprim_status st;
+    cl_mem in, out;
+
+    cut_tiles(cut, total, &start, &n);
+    part = (const unsigned char *)x + start * in_elem;
+    snprintf(what, sizeof what, "portable %s %s%s, %zu of %zu from %zu", name,
+             d->exclusive ? "exclusive" : "inclusive", in_place ? " in place" : "", n, total,
+             start);
+    bad = one_device(d, x, in_elem, total, want, want_value, elem);
+    in = device_copy(part, n * in_elem);
+    memset(got, POISON, (n + 2) * elem);
+    out = in_place ? in : device_copy(got, (n + 2) * elem);
+    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, d, in, 0, out, out_off, n);
+    if (st != CLPRIM_SUCCESS) {
+        bad += report(st, what);
+    } else {
+        read_back(out, (n + 2 * out_off) * elem, got);
+        if (memcmp(got + out_off * elem, want + start * elem, n * elem) != 0)
+            bad += report(st, what); /* not one device's bits */
+        for (i = 0; i < elem && !in_place; ++i)
+            if (got[i] != POISON || got[(n + 1) * elem + i] != POISON)
+                bad += report(st, "portable: an element beside the output was written");
+    }
+    if (!in_place)
+        clReleaseMemObject(out);
+    clReleaseMemObject(in);
+    /* the reduce reads the input again (the scan may have overwritten it) */
+    in = device_copy(part, n * in_elem);
+    memset(value, POISON, elem);
+    st = clprim_mpi_reduce(MPI_COMM_WORLD, ctx, &rd, in, 0, n, value);
+    if (st != CLPRIM_SUCCESS || memcmp(value, want_value, elem) != 0)
+        bad += report(st, "portable reduce: not one device's bits");
+    clReleaseMemObject(in);
+    free(want);
+    free(got);
+    free(want_value);
+    free(value);
+    return bad;
+}
+
+/* A length for a PORTABLE case: none to one tile, whole tiles, any. */
+static size_t portable_total(uint64_t *s)
+{
+    switch (tu_rand(s) % 3) {
+    case 0: return tu_rand(s) % (CLPRIM_PORTABLE_TILE + 1);
+    case 1: return (1 + tu_rand(s) % 40) * CLPRIM_PORTABLE_TILE;
+    default: return tu_rand(s) % (40 * CLPRIM_PORTABLE_TILE);
+    }
+}
+
+/* Float or double sums (random inputs), inclusive and exclusive; one float
+ * array long enough that its tile totals need a level of their own. The
+ * one-device result is also checked against the host reference: the bits
+ * compared are a correct scan. */
+static int portable_builtin(clprim_type type, size_t total, int exclusive, uint64_t *s)
+{
+    const size_t elem = clprim_type_size(type);
+    const clprim_scan_desc d = {type, CLPRIM_OP_SUM, exclusive, CLPRIM_SCAN_AUTO, NULL, NULL,
+                                CLPRIM_REPRO_PORTABLE};
+    unsigned char *x = malloc(total * elem + 1);
+    int bad;
+    clprim_ref_fill(type, CLPRIM_OP_SUM, x, total, s);
+    bad = portable_case(clprim_type_name(type), &d, x, elem, elem, total, 0, s);
+    if (rank == 0) {
+        /* rank 0's one-device scan again, checked against the host */
+        unsigned char *want = malloc(total * elem + 1);
+        if (clprim_scan_host(ctx, &d, x, want, total) != CLPRIM_SUCCESS ||
+            clprim_ref_scan_check(type, CLPRIM_OP_SUM, exclusive, x, want, total, stdout,
+                                  "portable: the one-device scan") != 0)
+            bad += report(CLPRIM_SUCCESS, "portable: the one-device scan is wrong");
+        free(want);
+    }
+    free(x);
+    return bad;
+}
+
+/* A float transform (FP_CONTRACT off: x * x - c rounds twice everywhere),
+ * with i in the whole array, and a caller's non-associative float2
+ * operator (affine maps composed: a linear recurrence), in place. */
+static int portable_other(int exclusive, uint64_t *s)
+{
+    const clprim_transform tf = {CLPRIM_TYPE_FLOAT, "x * x - 0.25f * (float)(i % 7ul)"};
+    const clprim_scan_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, exclusive, CLPRIM_SCAN_AUTO,
+                                NULL, &tf, CLPRIM_REPRO_PORTABLE};
+    const clprim_operator_desc od = {"float2", NULL, "(float2)(a.x * b.x, b.x * a.y + b.y)",
+                                     "(float2)(1.0f, 0.0f)", 2 * sizeof(cl_float), 0, NULL, 0,
+                                     NULL};
+    /* a fixed total and split: the ranks' first elements (hence the
+     * rebased transforms' programs) do not depend on the seed */
+    const size_t total = 9 * CLPRIM_PORTABLE_TILE + 321, most = 40 * CLPRIM_PORTABLE_TILE;
+    cl_float *x = malloc(2 * most * sizeof *x);
+    clprim_operator *op = NULL;
+    clprim_scan_desc cd = d;
+    size_t i;
+    int bad;
+    for (i = 0; i < 2 * most; ++i) /* a in [0.5, 1), b in [-1, 1) */
+        x[i] = i % 2 ? (float)(tu_rand(s) % 2000000) / 1e6f - 1.0f
+                     : 0.5f + (float)(tu_rand(s) % 500000) / 1e6f;
+    bad = portable_case("float transform", &d, x, sizeof(cl_float), sizeof(cl_float), total, 0,
+                        NULL);
+    if (clprim_operator_create(ctx, &od, &op) != CLPRIM_SUCCESS)
+        return bad + report(CLPRIM_BUILD_FAILED, "creating the float2 affine operator");
+    cd.type = 0;
+    cd.op = 0;
+    cd.transform = NULL;
+    cd.custom = op;
+    bad += portable_case("float2 affine", &cd, x, 8, 8, portable_total(s), 1, s);
+    clprim_operator_release(op);
+    free(x);
+    return bad;
+}
+
+/* A split off the tiles (rank 0 ragged, a later rank not empty) refused
+ * on every rank, naming desc->repro and rank 0's n; ranks that disagree
+ * on desc->repro refused too. */
+static int portable_refused(uint64_t *s)
+{
+    const size_t n = rank == 0 ? 1 + tu_rand(s) % (CLPRIM_PORTABLE_TILE - 1)
+                               : 1 + tu_rand(s) % 3000;
+    clprim_scan_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
+                          CLPRIM_REPRO_PORTABLE};
+    const clprim_reduce_desc rd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                                   CLPRIM_REPRO_PORTABLE};
+    unsigned long long n0 = n;
+    cl_float *x = malloc(3000 * sizeof *x), value;
+    char needle[160];
+    int bad = 0;
+    cl_mem in;
+    clprim_status st;
+    if (size == 1) {
+        free(x);
+        return 0; /* one rank's part is always the last */
+    }
+    clprim_ref_fill(CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, x, 3000, s);
+    MPI_Bcast(&n0, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    snprintf(needle, sizeof needle, "desc->repro portable: rank 0's n = %llu is not a multiple",
+             n0);
+    in = device_copy(x, n * sizeof *x);
+    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, &d, in, 0, in, 0, n);
+    if (tu_refused(ctx, st, CLPRIM_UNSUPPORTED, needle) != 0)
+        bad += report(st, "portable: a split off the tiles (scan)");
+    st = clprim_mpi_reduce(MPI_COMM_WORLD, ctx, &rd, in, 0, n, &value);
+    if (tu_refused(ctx, st, CLPRIM_UNSUPPORTED, needle) != 0)
+        bad += report(st, "portable: a split off the tiles (reduce)");
+    if (rank == size - 1)
+        d.repro = CLPRIM_REPRO_RUN_TO_RUN;
+    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, &d, in, 0, in, 0, rank == 0 ? 0 : n);
+    if (st != CLPRIM_INVALID_ARGUMENT)
+        bad += report(st, "ranks with different desc->repro were not refused");
+    clReleaseMemObject(in);
+    free(x);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t s;
@@ -346,6 +575,18 @@ int main(int argc, char **argv)
     bad += select_case(&s);
     bad += index_case(&s);
     bad += errors_case();
+    for (t = 0; t < 2; ++t) {
+        clprim_device_info info;
+        clprim_context_device_info(ctx, &info);
+        bad += portable_builtin(CLPRIM_TYPE_FLOAT, portable_total(&s), t, &s);
+        if (info.has_fp64)
+            bad += portable_builtin(CLPRIM_TYPE_DOUBLE, portable_total(&s), t, &s);
+        bad += portable_other(t, &s);
+    }
+    /* tile totals past one tile of their own (a level more) */
+    bad += portable_builtin(CLPRIM_TYPE_FLOAT, 1100 * CLPRIM_PORTABLE_TILE + tu_rand(&s) % 5000, 0,
+                            &s);
+    bad += portable_refused(&s);
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
         printf("%s: %d ranks, %d failures\n", all ? "FAIL" : "PASS", size, all);

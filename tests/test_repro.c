@@ -369,6 +369,97 @@ static void test_portable_multi(void **state)
     free(scan_got);
 }
 
+/* The public steps of the PORTABLE order (clprim_reduce_tiles,
+ * clprim_scan_tiles): tile totals as the reference's reduce of each tile,
+ * the tiles scanned from the reference's carries as the reference's whole
+ * scan (tiles counted from in_off); an exact element at NONE takes the
+ * same steps; n = 0 writes nothing; an unknown level is refused. */
+static void test_portable_tiles(void **state)
+{
+    const size_t tile = CLPRIM_PORTABLE_TILE, off = 3, n = 5 * tile + 77, g = 6;
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n + off, tu_seed() ^ 0x71e5);
+    float totals[6], got_totals[6], carries[6], *want = malloc(n * sizeof(float)),
+                                             *got = malloc(n * sizeof(float));
+    cl_int ints[2 * 1024 + 5], int_totals[3];
+    const cl_mem b = tu_buffer(ctx, (n + off) * sizeof(float), in, CL_MEM_READ_ONLY),
+                 t = tu_buffer(ctx, g * sizeof(float), NULL, CL_MEM_READ_WRITE),
+                 o = tu_buffer(ctx, n * sizeof(float), NULL, CL_MEM_READ_WRITE);
+    clprim_reduce_desc rd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                             CLPRIM_REPRO_PORTABLE};
+    clprim_scan_desc sd = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL,
+                           CLPRIM_REPRO_PORTABLE};
+    const cl_command_queue q = clprim_context_queue(ctx);
+    uint64_t seed = tu_seed() ^ 0x5eed;
+    cl_mem c, ib;
+    (void)state;
+    assert_true(want && got);
+    for (size_t k = 0; k < g; ++k) /* the reference's reduce of one tile is its total */
+        assert_int_equal(clprim_ref_reduce_portable(CLPRIM_TYPE_FLOAT, in + off + k * tile,
+                                                    k + 1 < g ? tile : n - k * tile, &totals[k]),
+                         0);
+    memset(got_totals, 0xA5, sizeof got_totals);
+    assert_int_equal(clEnqueueWriteBuffer(q, t, CL_TRUE, 0, sizeof got_totals, got_totals, 0, NULL,
+                                          NULL), CL_SUCCESS);
+    assert_int_equal(clprim_reduce_tiles(ctx, NULL, &rd, b, off, 0, t, 0, 0, NULL, NULL),
+                     CLPRIM_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, t, CL_TRUE, 0, sizeof got_totals, got_totals, 0, NULL,
+                                         NULL), CL_SUCCESS);
+    for (size_t k = 0; k < sizeof got_totals; ++k)
+        assert_int_equal(((unsigned char *)got_totals)[k], 0xA5); /* n = 0: nothing */
+    assert_int_equal(clprim_reduce_tiles(ctx, NULL, &rd, b, off, n, t, 0, 0, NULL, NULL),
+                     CLPRIM_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, t, CL_TRUE, 0, sizeof got_totals, got_totals, 0, NULL,
+                                         NULL), CL_SUCCESS);
+    assert_memory_equal(got_totals, totals, sizeof totals);
+    for (int exclusive = 0; exclusive < 2; ++exclusive) {
+        sd.exclusive = exclusive;
+        assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, 1, NULL, totals, g, carries),
+                         0);
+        assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, exclusive, NULL, in + off, n,
+                                                  want), 0);
+        c = tu_buffer(ctx, (g + 1) * sizeof(float), NULL, CL_MEM_READ_WRITE);
+        assert_int_equal(clEnqueueWriteBuffer(q, c, CL_TRUE, sizeof(float), sizeof carries,
+                                              carries, 0, NULL, NULL), CL_SUCCESS);
+        memset(got, 0xA5, n * sizeof(float));
+        assert_int_equal(clEnqueueWriteBuffer(q, o, CL_TRUE, 0, n * sizeof(float), got, 0, NULL,
+                                              NULL), CL_SUCCESS);
+        assert_int_equal(clprim_scan_tiles(ctx, NULL, &sd, c, 1, b, off, o, 0, n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(q, o, CL_TRUE, 0, n * sizeof(float), got, 0, NULL,
+                                             NULL), CL_SUCCESS);
+        if (memcmp(got, want, n * sizeof(float)))
+            fail_msg("%s: the tiles from the carries differ from one scan",
+                     exclusive ? "exclusive" : "inclusive");
+        clReleaseMemObject(c);
+    }
+    /* int32 at NONE: the same steps (exact sums per tile) */
+    clprim_ref_fill(CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, ints, 2 * tile + 5, &seed);
+    ib = tu_buffer(ctx, sizeof ints, ints, CL_MEM_READ_ONLY);
+    rd = (clprim_reduce_desc){CLPRIM_TYPE_INT32, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, NULL, NULL,
+                              CLPRIM_REPRO_NONE};
+    assert_int_equal(clprim_reduce_tiles(ctx, NULL, &rd, ib, 0, 2 * tile + 5, t, 0, 0, NULL, NULL),
+                     CLPRIM_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, t, CL_TRUE, 0, sizeof int_totals, int_totals, 0, NULL,
+                                         NULL), CL_SUCCESS);
+    for (size_t k = 0; k < 3; ++k) {
+        cl_uint sum = 0;
+        for (size_t i = k * tile; i < (k + 1) * tile && i < 2 * tile + 5; ++i)
+            sum += (cl_uint)ints[i];
+        assert_int_equal(int_totals[k], (cl_int)sum);
+    }
+    rd.repro = (clprim_repro)99;
+    assert_int_equal(tu_refused(ctx, clprim_reduce_tiles(ctx, NULL, &rd, ib, 0, 5, t, 0, 0, NULL,
+                                                         NULL),
+                                CLPRIM_INVALID_ARGUMENT, "desc->repro"), 0);
+    clReleaseMemObject(ib);
+    clReleaseMemObject(b);
+    clReleaseMemObject(t);
+    clReleaseMemObject(o);
+    free(in);
+    free(want);
+    free(got);
+}
+
 /* FNV-1a of a result's bits. */
 static uint64_t hash_bits(const void *p, size_t bytes)
 {
@@ -584,7 +675,7 @@ int main(void)
         cmocka_unit_test(test_run_to_run_custom),
         cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce),
         cmocka_unit_test(test_portable_scan), cmocka_unit_test(test_portable_multi),
-        cmocka_unit_test(test_portable_sat)};
+        cmocka_unit_test(test_portable_sat), cmocka_unit_test(test_portable_tiles)};
     int failed;
     ctx = tu_context();
     assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);

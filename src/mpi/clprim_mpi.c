@@ -4,9 +4,12 @@
  * the local part reduced on the device (its total read back), one
  * agreement round (descriptor signature and every rank's status), the
  * totals exchanged (MPI's own operator where it has the same arithmetic,
- * bytes otherwise), and the local work finished from the result. */
+ * bytes otherwise), and the local work finished from the result. PORTABLE
+ * (portable_totals) exchanges every tile's total instead, after the
+ * agreement round, so that the ranks finish as one device would. */
 #include "clprim_mpi.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,6 +87,14 @@ typedef struct part {
     size_t elem;
     cl_mem work;            /* [0, size) the ranks' totals, [size] their fold */
     unsigned char *totals;  /* size elements: every rank's total (or MPI's result) */
+    /* PORTABLE (portable_totals): every rank's n, and its tiles' count and
+     * first tile (MPI_Allgatherv's counts and displacements); the whole
+     * array's tile totals on the host and room for them on the device */
+    unsigned long long *sizes;
+    int *counts, *displs;
+    size_t tiles, first_tile;
+    unsigned char *tile_totals;
+    cl_mem tile_mem;
     char *expr;             /* the rank's expression with i counted in the whole
                                array (rebase), NULL when the caller's serves */
     clprim_transform tf;    /* the transform with that expression */
@@ -93,7 +104,12 @@ static void part_end(part *p)
 {
     if (p->work)
         clReleaseMemObject(p->work);
+    if (p->tile_mem)
+        clReleaseMemObject(p->tile_mem);
     free(p->totals);
+    free(p->sizes);
+    free(p->counts);
+    free(p->tile_totals);
     free(p->expr);
 }
 
@@ -156,8 +172,13 @@ static clprim_status part_begin(part *p, MPI_Comm comm, clprim_context *ctx, siz
         return CLPRIM_INVALID_ARGUMENT;
     if (!elem)
         return CLPRIM_SUCCESS;
+    /* before the agreement round: a rank short of memory later could not
+     * join the collectives the others make */
     p->totals = calloc((size_t)p->size + 1, elem);
-    if (!p->totals)
+    p->sizes = calloc((size_t)p->size, sizeof *p->sizes);
+    p->counts = calloc(2 * (size_t)p->size, sizeof *p->counts);
+    p->displs = p->counts ? p->counts + p->size : NULL;
+    if (!p->totals || !p->sizes || !p->counts)
         return fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     p->work = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE,
                              ((size_t)p->size + 1) * elem, NULL, &err);
@@ -183,7 +204,7 @@ static clprim_status agree(part *p, clprim_status local, long long signature)
                     all[2] - 1);
     if (all[0] != -all[1])
         return fail(p->ctx, CLPRIM_INVALID_ARGUMENT, "the ranks disagree on the descriptor (element "
-                    "type, operator or exclusive)");
+                    "type, operator, repro, exclusive or transform)");
     return CLPRIM_SUCCESS;
 }
 
@@ -201,30 +222,150 @@ static clprim_status elem_of(clprim_context *ctx, const void *desc, clprim_type 
     return CLPRIM_SUCCESS;
 }
 
-/* PORTABLE (issue 33) would need the ranks' parts split on the portable
- * tiles and their totals folded in one device's tree: not yet, so refused
- * where the order matters (floating-point sums and products, custom
- * operators); every rank refuses alike. */
-static clprim_status check_portable(clprim_context *ctx, clprim_status st, clprim_repro repro,
-                                    clprim_type type, clprim_op op, const clprim_operator *custom)
+/* Whether the fold's bits depend on its order (clprim.h, clprim_repro):
+ * floating-point sums and products, and custom operators; PORTABLE then
+ * takes portable_totals' path. */
+static int order_matters(clprim_type type, clprim_op op, const clprim_operator *custom)
 {
-    const int inexact = custom || ((type == CLPRIM_TYPE_FLOAT || type == CLPRIM_TYPE_DOUBLE) &&
-                                   (op == CLPRIM_OP_SUM || op == CLPRIM_OP_PRODUCT));
-    if (st != CLPRIM_SUCCESS || repro != CLPRIM_REPRO_PORTABLE || !inexact)
-        return st;
-    return fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the MPI calls do not implement "
-                "it yet for %s", custom ? "a custom operator" : clprim_type_name(type));
+    return custom || ((type == CLPRIM_TYPE_FLOAT || type == CLPRIM_TYPE_DOUBLE) &&
+                      (op == CLPRIM_OP_SUM || op == CLPRIM_OP_PRODUCT));
 }
 
 /* What every rank must agree on: the element (type, or the caller's size),
- * the operator, exclusive, and whether a transform maps the input. */
+ * the operator, the reproducibility level (it picks the collectives),
+ * exclusive, and whether a transform maps the input. */
 static long long signature(clprim_type type, clprim_op op, const clprim_operator *custom,
-                           int exclusive, int transform)
+                           clprim_repro repro, int exclusive, int transform)
 {
     const long long elem = custom ? (long long)clprim_operator_size(custom) : 0;
-    return ((elem * 16 + (custom ? 15 : (long long)type)) * 16 + (custom ? 15 : (long long)op)) *
+    const long long level = (unsigned)repro < 15u ? (long long)repro : 15;
+    return (((elem * 16 + (custom ? 15 : (long long)type)) * 16 + (custom ? 15 : (long long)op)) *
+                16 +
+            level) *
                4 +
            (exclusive ? 2 : 0) + (transform ? 1 : 0) + 1;
+}
+
+/* PORTABLE (issue 33; clprim.h, clprim_reduce_tiles): the whole array's
+ * tile totals on every rank, in order, which is the first level of one
+ * device's PORTABLE order when every rank but the last non-empty one holds
+ * whole tiles. Other splits are refused, alike on every rank (each sees
+ * every rank's n). Collective, after the agreement round, so every rank is
+ * here; a rank's own failure goes through a second round before the
+ * totals travel. */
+static clprim_status portable_totals(part *p, const clprim_reduce_desc *rd, cl_mem in,
+                                     size_t in_off, size_t n, long long sig)
+{
+    const unsigned long long mine = n, tile = CLPRIM_PORTABLE_TILE;
+    const cl_command_queue q = clprim_context_queue(p->ctx);
+    unsigned long long at = 0;
+    MPI_Datatype dt = MPI_DATATYPE_NULL;
+    clprim_status st = CLPRIM_SUCCESS;
+    cl_int err = CL_SUCCESS;
+    int r, last = 0, e;
+
+    e = MPI_Allgather((void *)&mine, 1, MPI_UNSIGNED_LONG_LONG, p->sizes, 1,
+                      MPI_UNSIGNED_LONG_LONG, p->comm);
+    if (e != MPI_SUCCESS)
+        return mpi_fail(p->ctx, e, "MPI_Allgather of the ranks' sizes");
+    for (r = 0; r < p->size; ++r)
+        last = p->sizes[r] ? r : last;
+    for (r = 0; r < p->size && st == CLPRIM_SUCCESS; ++r) {
+        const unsigned long long g = (p->sizes[r] + tile - 1) / tile;
+        if (p->sizes[r] % tile && r != last)
+            st = fail(p->ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: rank %d's n = %llu is not "
+                      "a multiple of %d elements (the portable tile) and a later rank holds "
+                      "elements: split the array on tile boundaries (every rank's part but the "
+                      "last non-empty one whole tiles)", r, p->sizes[r], CLPRIM_PORTABLE_TILE);
+        else if (at + g > INT_MAX)
+            st = fail(p->ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: more than %d tiles of %d "
+                      "elements over the ranks (MPI counts them in int)", INT_MAX,
+                      CLPRIM_PORTABLE_TILE);
+        p->counts[r] = (int)g;
+        p->displs[r] = (int)at;
+        at += g;
+    }
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    p->tiles = (size_t)at;
+    p->first_tile = (size_t)p->displs[p->rank];
+    p->tile_totals = calloc(p->tiles ? p->tiles : 1, p->elem);
+    if (!p->tile_totals)
+        st = fail(p->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    if (st == CLPRIM_SUCCESS) {
+        p->tile_mem = clCreateBuffer(clprim_context_cl_context(p->ctx), CL_MEM_READ_WRITE,
+                                     (p->tiles + 1) * p->elem, NULL, &err);
+        if (err != CL_SUCCESS)
+            st = fail(p->ctx, err, "allocating the %zu tile totals failed: %s", p->tiles,
+                      clprim_status_string(err));
+    }
+    if (st == CLPRIM_SUCCESS && n)
+        st = clprim_reduce_tiles(p->ctx, NULL, rd, in, in_off, n, p->tile_mem, p->first_tile, 0,
+                                 NULL, NULL);
+    if (st == CLPRIM_SUCCESS && n &&
+        (err = clEnqueueReadBuffer(q, p->tile_mem, CL_TRUE, p->first_tile * p->elem,
+                                   (size_t)p->counts[p->rank] * p->elem,
+                                   p->tile_totals + p->first_tile * p->elem, 0, NULL, NULL)) !=
+            CL_SUCCESS)
+        st = fail(p->ctx, err, "reading this rank's tile totals failed: %s",
+                  clprim_status_string(err));
+    st = agree(p, st, sig);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    /* the totals as elements, so that MPI's int counts tiles, not bytes */
+    if ((e = MPI_Type_contiguous((int)p->elem, MPI_BYTE, &dt)) != MPI_SUCCESS ||
+        (e = MPI_Type_commit(&dt)) != MPI_SUCCESS ||
+        (e = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, p->tile_totals, p->counts,
+                            p->displs, dt, p->comm)) != MPI_SUCCESS)
+        st = mpi_fail(p->ctx, e, "MPI_Allgatherv of the tile totals");
+    if (dt != MPI_DATATYPE_NULL)
+        MPI_Type_free(&dt);
+    /* on the device for the next steps (those of this rank are there) */
+    if (st == CLPRIM_SUCCESS && p->tiles &&
+        (err = clEnqueueWriteBuffer(q, p->tile_mem, CL_TRUE, 0, p->tiles * p->elem,
+                                    p->tile_totals, 0, NULL, NULL)) != CL_SUCCESS)
+        st = fail(p->ctx, err, "writing the tile totals failed: %s", clprim_status_string(err));
+    return st;
+}
+
+/* The PORTABLE scan from the tile totals: one device's carries (the
+ * PORTABLE exclusive scan of all the totals, computed alike on every rank;
+ * they are of the output type, so without the transform), then this
+ * rank's tiles from theirs. One tile in all is scanned as one device
+ * does, without a carry. */
+static clprim_status portable_scan(part *p, const clprim_scan_desc *d, cl_mem in, size_t in_off,
+                                   cl_mem out, size_t out_off, size_t n, long long sig)
+{
+    const clprim_reduce_desc rd = {d->type, d->op, CLPRIM_REDUCE_AUTO, d->custom, d->transform,
+                                   d->repro};
+    clprim_scan_desc cd = *d;
+    clprim_status st = portable_totals(p, &rd, in, in_off, n, sig);
+    if (st != CLPRIM_SUCCESS || !n)
+        return st;
+    if (p->tiles == 1)
+        return clprim_scan(p->ctx, NULL, d, in, in_off, out, out_off, n, 0, NULL, NULL);
+    cd.exclusive = 1;
+    cd.transform = NULL;
+    st = clprim_scan(p->ctx, NULL, &cd, p->tile_mem, 0, p->tile_mem, 0, p->tiles, 0, NULL, NULL);
+    if (st == CLPRIM_SUCCESS)
+        st = clprim_scan_tiles(p->ctx, NULL, d, p->tile_mem, p->first_tile, in, in_off, out,
+                               out_off, n, 0, NULL, NULL);
+    return st;
+}
+
+/* The PORTABLE reduce from the tile totals: their PORTABLE reduce (one
+ * device's next levels), alike on every rank; one total is the result. */
+static clprim_status portable_reduce(part *p, const clprim_reduce_desc *d, cl_mem in,
+                                     size_t in_off, size_t n, void *value, long long sig)
+{
+    clprim_reduce_desc fd = *d;
+    clprim_status st = portable_totals(p, d, in, in_off, n, sig);
+    fd.transform = NULL; /* the totals are of the output type */
+    if (st == CLPRIM_SUCCESS && p->tiles == 1)
+        memcpy(value, p->tile_totals, p->elem);
+    else if (st == CLPRIM_SUCCESS)
+        st = clprim_reduce_value(p->ctx, &fd, p->tile_mem, 0, p->tiles, value);
+    return st;
 }
 
 /* This rank's total (rd over its part) into totals[rank] on the host. */
@@ -280,15 +421,52 @@ static clprim_status finish(clprim_context *ctx, clprim_status st)
     return st;
 }
 
+/* The scan of a rank > 0 from the ranks before it: MPI's own fold of
+ * their totals (one value to the device, nothing to fold there), or all
+ * the totals, folded on the device with the operator; the totals are of
+ * the output type, so without the transform. Rank 0 has scanned already. */
+static clprim_status scan_from_before(part *p, const clprim_scan_desc *desc, cl_mem in,
+                                      size_t in_off, cl_mem out, size_t out_off, size_t n)
+{
+    const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom, NULL,
+                                   desc->repro};
+    MPI_Datatype dt = MPI_DATATYPE_NULL;
+    MPI_Op mop = MPI_OP_NULL;
+    size_t before = (size_t)p->rank, at = 0;
+    clprim_status st = CLPRIM_SUCCESS;
+    if (!desc->custom && mpi_order_free(desc->type, desc->repro) &&
+        mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+        unsigned char *carry = p->totals + (size_t)p->size * p->elem;
+        const int e = MPI_Exscan(p->totals + (size_t)p->rank * p->elem, carry, 1, dt, mop,
+                                 p->comm);
+        if (e != MPI_SUCCESS)
+            st = mpi_fail(p->ctx, e, "MPI_Exscan of the totals");
+        else
+            memcpy(p->totals, carry, p->elem);
+        before = 1;
+    } else {
+        st = gather(p);
+    }
+    if (st == CLPRIM_SUCCESS && p->rank > 0)
+        st = fold_on_device(p, &fd, before, &at);
+    if (st == CLPRIM_SUCCESS && p->rank > 0)
+        st = clprim_scan_init(p->ctx, NULL, desc, p->work, at, in, in_off, out, out_off, n, 0,
+                              NULL, NULL);
+    return st;
+}
+
 clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_scan_desc *desc,
                               cl_mem in, size_t in_off, cl_mem out, size_t out_off, size_t n)
 {
-    MPI_Datatype dt = MPI_DATATYPE_NULL;
-    MPI_Op mop = MPI_OP_NULL;
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
-    st = desc ? check_portable(ctx, st, desc->repro, desc->type, desc->op, desc->custom) : st;
+    /* every rank decides alike once the agreement round has passed */
+    const int portable = desc && desc->repro == CLPRIM_REPRO_PORTABLE &&
+                         order_matters(desc->type, desc->op, desc->custom);
+    const long long sig = desc ? signature(desc->type, desc->op, desc->custom, desc->repro,
+                                           desc->exclusive, desc->transform != NULL)
+                               : 0;
     clprim_scan_desc sd;
     const clprim_transform *tf;
     part p;
@@ -304,43 +482,18 @@ clprim_status clprim_mpi_scan(MPI_Comm comm, clprim_context *ctx, const clprim_s
         desc = &sd;
     }
     /* a lone rank's total is nobody's carry */
-    if (st == CLPRIM_SUCCESS && p.size > 1) {
+    if (st == CLPRIM_SUCCESS && p.size > 1 && !portable) {
         const clprim_reduce_desc rd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
                                        desc->transform, desc->repro};
         st = local_total(&p, &rd, in, in_off, n);
     }
     /* rank 0 needs nothing from the others: its scan starts at once */
-    if (st == CLPRIM_SUCCESS && p.rank == 0)
+    if (st == CLPRIM_SUCCESS && p.rank == 0 && !portable)
         st = clprim_scan(ctx, NULL, desc, in, in_off, out, out_off, n, 0, NULL, NULL);
-    st = agree(&p, st, desc ? signature(desc->type, desc->op, desc->custom, desc->exclusive,
-                                        desc->transform != NULL)
-                            : 0);
-    /* the ranks before this one: MPI's own fold of their totals (one value
-     * to the device, nothing to fold there), or all the totals, folded on
-     * the device with the operator; the totals are of the output type, so
-     * without the transform */
-    if (st == CLPRIM_SUCCESS) {
-        const clprim_reduce_desc fd = {desc->type, desc->op, CLPRIM_REDUCE_AUTO, desc->custom,
-                                       NULL, desc->repro};
-        size_t before = (size_t)p.rank, at = 0;
-        if (!desc->custom && mpi_order_free(desc->type, desc->repro) &&
-            mpi_builtin(desc->type, desc->op, &dt, &mop)) {
-            unsigned char *carry = p.totals + (size_t)p.size * elem;
-            const int e = MPI_Exscan(p.totals + (size_t)p.rank * elem, carry, 1, dt, mop, comm);
-            if (e != MPI_SUCCESS)
-                st = mpi_fail(ctx, e, "MPI_Exscan of the totals");
-            else
-                memcpy(p.totals, carry, elem);
-            before = 1;
-        } else {
-            st = gather(&p);
-        }
-        if (st == CLPRIM_SUCCESS && p.rank > 0)
-            st = fold_on_device(&p, &fd, before, &at);
-        if (st == CLPRIM_SUCCESS && p.rank > 0)
-            st = clprim_scan_init(ctx, NULL, desc, p.work, at, in, in_off, out, out_off, n, 0, NULL,
-                                  NULL);
-    }
+    st = agree(&p, st, sig);
+    if (st == CLPRIM_SUCCESS)
+        st = portable ? portable_scan(&p, desc, in, in_off, out, out_off, n, sig)
+                      : scan_from_before(&p, desc, in, in_off, out, out_off, n);
     st = finish(ctx, st);
     part_end(&p);
     return st;
@@ -354,7 +507,11 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
     size_t elem;
     clprim_status st = elem_of(ctx, desc, desc ? desc->type : CLPRIM_TYPE_INT32,
                                desc ? desc->custom : NULL, &elem);
-    st = desc ? check_portable(ctx, st, desc->repro, desc->type, desc->op, desc->custom) : st;
+    const int portable = desc && desc->repro == CLPRIM_REPRO_PORTABLE &&
+                         order_matters(desc->type, desc->op, desc->custom);
+    const long long sig = desc ? signature(desc->type, desc->op, desc->custom, desc->repro, 0,
+                                           desc->transform != NULL)
+                               : 0;
     clprim_reduce_desc rd;
     const clprim_transform *tf;
     part p;
@@ -371,13 +528,13 @@ clprim_status clprim_mpi_reduce(MPI_Comm comm, clprim_context *ctx, const clprim
         rd.transform = tf;
         desc = &rd;
     }
-    if (st == CLPRIM_SUCCESS)
+    if (st == CLPRIM_SUCCESS && !portable)
         st = local_total(&p, desc, in, in_off, n);
-    st = agree(&p, st, desc ? signature(desc->type, desc->op, desc->custom, 0,
-                                        desc->transform != NULL)
-                            : 0);
-    if (st == CLPRIM_SUCCESS && !desc->custom && mpi_order_free(desc->type, desc->repro) &&
-        mpi_builtin(desc->type, desc->op, &dt, &mop)) {
+    st = agree(&p, st, sig);
+    if (st == CLPRIM_SUCCESS && portable)
+        st = portable_reduce(&p, desc, in, in_off, n, value, sig);
+    else if (st == CLPRIM_SUCCESS && !desc->custom && mpi_order_free(desc->type, desc->repro) &&
+             mpi_builtin(desc->type, desc->op, &dt, &mop)) {
         const int e = MPI_Allreduce(p.totals + (size_t)p.rank * elem, value, 1, dt, mop, comm);
         if (e != MPI_SUCCESS)
             st = mpi_fail(ctx, e, "MPI_Allreduce of the totals");
