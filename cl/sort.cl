@@ -7,8 +7,10 @@
  * per digit). n up to one tile: sort_tile, every pass in local memory.
  * SPLIT_LSB: the seeds' split per bit (flags, clprim's scan, scatter).
  * TILE_BITONIC: tiles sorted like sort_tile into (key, index) pairs, then
- * bitonic merges (sort_bitonic_*), then a gather. Contract with src/sort.c:
- * sort_abi.h. */
+ * bitonic merges (sort_bitonic_*), then a gather. CHUNKED, the CPU form:
+ * per 8-bit digit, each chunk of the keys (common/chunk.clh) counts its
+ * digits, then moves its keys in order to where they go. Contract with
+ * src/sort.c: sort_abi.h. */
 #ifndef CLPRIM_ASSEMBLED
 #include "common/abi.h"
 #include "sort_abi.h"
@@ -18,6 +20,7 @@
 #include "sort_rank.clh"
 #include "sort_tile.clh"
 #include "common/lookback.clh"
+#include "common/chunk.clh"
 #endif
 
 /* One tile of the histogram: every key loaded before any is counted. With
@@ -353,4 +356,58 @@ SORT_KERNEL sort_split_scatter(global const T *kin, ulong kin_off, global T *kou
 #endif
     if (i == 0 && with_count)
         count[count_off] = total;
+}
+
+/* CHUNKED: one pass of an LSB radix sort by the digit of `bits` bits at
+ * `shift` of the ordered keys, each chunk one work-item's (any work-group
+ * size; the host launches one work-item each). Counts are digit-major
+ * (counts[d * G + g]), so that a key of digit d in chunk g goes after every
+ * key of a smaller digit and after those of digit d in earlier chunks:
+ * stable. */
+kernel void sort_chunk_count(global const T *keys, ulong keys_off, ulong n, uint kmode,
+                             uint shift, uint bits, global POS_T *counts, ulong counts_off)
+{
+    const ulong groups = get_num_groups(0), g = get_group_id(0);
+    const uint mask = (1u << bits) - 1u;
+    POS_T c[SORT_RADIX];
+    ulong i;
+    const ulong end = clprim_chunk_range(n, &i);
+    if (get_local_id(0))
+        return;
+    for (uint d = 0; d < SORT_RADIX; ++d)
+        c[d] = 0;
+    for (keys += keys_off; i < end; ++i)
+        ++c[(uint)(sort_ordered(keys[i], kmode) >> shift) & mask];
+    for (uint d = 0; d < SORT_RADIX; ++d)
+        counts[counts_off + d * groups + g] = c[d];
+}
+
+kernel void sort_chunk_scatter(global const T *kin, ulong kin_off, global T *kout, ulong kout_off,
+                               global const sort_value *vin, ulong vin_off,
+                               global sort_value *vout, ulong vout_off, ulong n, uint kmode,
+                               uint shift, uint bits, global const POS_T *counts,
+                               ulong counts_off)
+{
+    const ulong groups = get_num_groups(0), g = get_group_id(0);
+    const uint mask = (1u << bits) - 1u;
+    POS_T at[SORT_RADIX], run = 0;
+    ulong i;
+    const ulong end = clprim_chunk_range(n, &i);
+    if (get_local_id(0))
+        return;
+    counts += counts_off;
+    for (uint d = 0; d < SORT_RADIX; ++d)
+        for (ulong h = 0; h < groups; ++h) {
+            if (h == g)
+                at[d] = run;
+            run += counts[d * groups + h];
+        }
+    for (; i < end; ++i) {
+        const T k = kin[kin_off + i];
+        const POS_T to = at[(uint)(sort_ordered(k, kmode) >> shift) & mask]++;
+        kout[kout_off + to] = k;
+#if VALUE_SIZE > 0
+        vout[vout_off + to] = vin[vin_off + i];
+#endif
+    }
 }

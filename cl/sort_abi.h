@@ -40,6 +40,13 @@
  *                    one tile, in local memory)
  *   sort_bitonic_gather  keys_in, kin_off, keys_out, kout_off, values_in,
  *                    vin_off, values_out, vout_off, n, pairs
+ *   sort_chunk_count keys, keys_off, n, kmode, shift, bits, counts,
+ *                    counts_off (CHUNKED, one work-item per work-group:
+ *                    chunk g of G's count of digit d to counts[d * G + g])
+ *   sort_chunk_scatter  keys_in, kin_off, keys_out, kout_off, values_in,
+ *                    vin_off, values_out, vout_off, n, kmode, shift, bits,
+ *                    counts, counts_off (the same grid: each chunk's keys in
+ *                    order to where its digits start)
  * and of cl/sort_segments.cl (the same defines; SORT_SOURCES 1):
  *   sort_segment_bounds  offsets, offsets_off, off64 (1: 64-bit offsets),
  *                    m, n, bounds (2 * (tiles + 1) ulong), tiles

@@ -967,8 +967,9 @@ CLPRIM_API clprim_status clprim_segmented_reduce_host(clprim_context *ctx,
 /* ------------------------------------------------------------------------ */
 
 /* XX(NAME, number, lower-case name). Every algorithm is correct for every n.
- *   AUTO         the measured fastest for the device (SINGLE_PASS where the
- *                single-pass scans run, THREE_PASS elsewhere);
+ *   AUTO         the measured fastest for the device (CHUNKED on CPU
+ *                devices, else SINGLE_PASS where the single-pass scans run,
+ *                THREE_PASS elsewhere);
  *   THREE_PASS   the taught form: write a 0/1 flag per element, exclusive-
  *                scan the flags with clprim's own scan, scatter each kept
  *                element to its scanned address;
@@ -978,11 +979,16 @@ CLPRIM_API clprim_status clprim_segmented_reduce_host(clprim_context *ctx,
  *                writes its kept elements, gathered in local memory, as one
  *                contiguous run. Needs what the single-pass scans need
  *                (clprim_device_info.has_single_pass), else
- *                CLPRIM_UNSUPPORTED. */
+ *                CLPRIM_UNSUPPORTED;
+ *   CHUNKED      the CPU form: a few contiguous chunks per compute unit,
+ *                each counted, then written in order from the count before
+ *                it, by one work-item (no local memory, no barrier).
+ *                Correct anywhere, slow on GPUs. */
 #define CLPRIM_COMPACT_ALGORITHM_MAP(XX)                                       \
   XX(AUTO, 0, "auto")                                                          \
   XX(THREE_PASS, 1, "three-pass")                                              \
-  XX(SINGLE_PASS, 2, "single-pass")
+  XX(SINGLE_PASS, 2, "single-pass")                                            \
+  XX(CHUNKED, 3, "chunked")
 
 typedef enum clprim_compact_algorithm {
 #define CLPRIM_XX_(NAME, num, name) CLPRIM_COMPACT_##NAME = num,
@@ -1287,7 +1293,8 @@ CLPRIM_API clprim_status clprim_box_filter_host(clprim_context *ctx, const clpri
 /* ------------------------------------------------------------------------ */
 
 /* Sort algorithms. XX(NAME, number, name).
- *   AUTO         ONESWEEP where the device has the single pass's atomics
+ *   AUTO         CHUNKED on CPU devices; elsewhere ONESWEEP where the
+ *                device has the single pass's atomics
  *                (clprim_device_info.has_single_pass), else SPLIT_LSB
  *   ONESWEEP     8-bit digits: one pass counts every digit of every pass,
  *                then one pass per digit ranks each tile's keys and finds
@@ -1296,12 +1303,18 @@ CLPRIM_API clprim_status clprim_box_filter_host(clprim_context *ctx, const clpri
  *   SPLIT_LSB    the taught radix sort: one split (below) per key bit, from
  *                the least significant, each on clprim's own scan
  *   TILE_BITONIC tiles sorted in local memory, then merged pairwise by
- *                bitonic merges (stable: ties are ordered by input position) */
+ *                bitonic merges (stable: ties are ordered by input position)
+ *   CHUNKED      the CPU form: an LSB radix sort by 8-bit digits whose
+ *                passes cut the keys into a few contiguous chunks per
+ *                compute unit, each counted, then moved in order, by one
+ *                work-item (no local memory, no barrier). Correct anywhere,
+ *                slow on GPUs. */
 #define CLPRIM_SORT_ALGORITHM_MAP(XX)                                          \
   XX(AUTO, 0, "auto")                                                          \
   XX(ONESWEEP, 1, "onesweep")                                                  \
   XX(SPLIT_LSB, 2, "split-lsb")                                                \
-  XX(TILE_BITONIC, 3, "tile-bitonic")
+  XX(TILE_BITONIC, 3, "tile-bitonic")                                          \
+  XX(CHUNKED, 4, "chunked")
 
 typedef enum clprim_sort_algorithm {
 #define CLPRIM_XX_(NAME, num, name) CLPRIM_SORT_##NAME = num,

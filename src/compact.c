@@ -247,6 +247,48 @@ static clprim_status three_pass(clprim__launch *l, clprim__program *prog, const 
     return st;
 }
 
+/* CHUNKED, the CPU form: each chunk's kept count, then each chunk written
+ * from the count before it (chunks work-groups of one work-item; at least
+ * COMPACT_CHUNK_MIN elements a chunk). */
+#define COMPACT_CHUNK_MIN 4096u
+static clprim_status chunked(clprim__launch *l, clprim__program *prog, const compact_args *a,
+                             const kernel_in *k, int mode, const clprim__compact_tuning *t)
+{
+    const size_t most = (size_t)l->ctx->info.compute_units * (t->chunks_per_cu ? t->chunks_per_cu : 4);
+    const size_t want = (size_t)(k->n + COMPACT_CHUNK_MIN - 1) / COMPACT_CHUNK_MIN;
+    const size_t chunks = want < most ? want : most ? most : 1;
+    const cl_ulong indices_off = a->d->indices_off, lengths_off = a->lengths_off,
+                   count_off = a->count_off;
+    cl_mem indices = mode == COMPACT_SELECT ? a->d->indices : NULL, counts;
+    cl_uint kflags = indices ? COMPACT_WITH_INDICES : 0;
+    clprim__pool_buf *buf;
+    clprim_status st = clprim__launch_temp(l, chunks * 8, &buf);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    counts = clprim__pool_mem(buf);
+    {
+        const clprim__arg args[] = {CLPRIM__ARG(k->in),        CLPRIM__ARG(k->in_off),
+                                    CLPRIM__ARG(k->n),         CLPRIM__ARG(k->flags),
+                                    CLPRIM__ARG(k->flags_off),
+                                    CLPRIM__ARG_BYTES(k->value, k->elem),
+                                    CLPRIM__ARG(counts)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "compact_chunk_count", args, chunks, 1);
+    }
+    if (st == CLPRIM_SUCCESS) {
+        const clprim__arg args[] = {CLPRIM__ARG(k->in),      CLPRIM__ARG(k->in_off),
+                                    CLPRIM__ARG(k->out),     CLPRIM__ARG(k->out_off),
+                                    CLPRIM__ARG(k->n),       CLPRIM__ARG(k->flags),
+                                    CLPRIM__ARG(k->flags_off),
+                                    CLPRIM__ARG_BYTES(k->value, k->elem),
+                                    CLPRIM__ARG(counts),     CLPRIM__ARG(indices),
+                                    CLPRIM__ARG(indices_off), CLPRIM__ARG(a->lengths),
+                                    CLPRIM__ARG(lengths_off), CLPRIM__ARG(a->count),
+                                    CLPRIM__ARG(count_off),  CLPRIM__ARG(kflags)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "compact_chunk_scatter", args, chunks, 1);
+    }
+    return st;
+}
+
 /* One call, validated by the launch layer. */
 static clprim_status compact_body(clprim__launch *l, const void *args)
 {
@@ -275,7 +317,9 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
         return st;
     t = clprim__compact_tuning_for(ctx, e->size, a->n, !uses_predicate(mode));
     if (algo == CLPRIM_COMPACT_AUTO)
-        algo = ctx->info.has_single_pass ? CLPRIM_COMPACT_SINGLE_PASS : CLPRIM_COMPACT_THREE_PASS;
+        algo = t.compact_auto               ? (clprim_compact_algorithm)t.compact_auto
+               : ctx->info.has_single_pass ? CLPRIM_COMPACT_SINGLE_PASS
+                                           : CLPRIM_COMPACT_THREE_PASS;
     if (algo == CLPRIM_COMPACT_SINGLE_PASS && !ctx->info.has_single_pass)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
                             "single-pass compaction needs cl_khr_int64_base_atomics, which %s lacks",
@@ -335,6 +379,8 @@ static clprim_status compact_body(clprim__launch *l, const void *args)
         return st;
     if (algo == CLPRIM_COMPACT_SINGLE_PASS)
         return single_pass(l, prog, a, &k, mode, clprim__program_wg_size(prog), t.items, &t);
+    if (algo == CLPRIM_COMPACT_CHUNKED)
+        return chunked(l, prog, a, &k, mode, &t);
     return three_pass(l, prog, a, &k, mode, clprim__program_wg_size(prog));
 }
 

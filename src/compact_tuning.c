@@ -61,7 +61,25 @@ static const struct clprim__compact_row rows[] = {
            .heads_items = 8,
            .heads_groups_per_cu = 0,
            .select_max_regs = 0,
-           .source = "AMD GPU (unmeasured guess)"}},
+           .source = "AMD GPU (from documented attributes: wavefronts of 64 on GCN / CDNA, 32 on RDNA, 64 KiB of LDS; unmeasured)"}},
+    /* Intel GPUs (Xe; Intel's oneAPI GPU optimization guide): EUs run
+     * sub-groups of 8, 16 or 32, work-groups of up to 512 (1024 on Xe-HPC)
+     * share 64 KiB of local memory (SLM; 128 KiB on Xe-HPC), and compute
+     * units are EUs, many of them; no forward-progress guarantee between
+     * work-groups is documented, so AUTO's scan and compaction stay
+     * multi-pass (the single passes would lean on their no-hang fallback).
+     * Unmeasured. */
+    {.match = {.vendor_id = 0x8086, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256,
+           .items = 8,
+           .lookback_spins = 4096,
+           .groups_per_cu = 0,
+           .count_groups_per_cu = 2,
+           .heads_items = 8,
+           .heads_groups_per_cu = 0,
+           .select_max_regs = 0,
+           .compact_auto = CLPRIM_COMPACT_THREE_PASS,
+           .source = "Intel GPU (from documented attributes: sub-groups of 8 to 32, work-groups up to 512, 64 KiB of SLM; unmeasured)"}},
     /* CPUs (PoCL): small work-groups keep the tile-edge tests small; one
      * tile per work-group (PoCL miscompiles the looping kernel, compact.cl) */
     {.match = {.type = CL_DEVICE_TYPE_CPU},
@@ -73,7 +91,9 @@ static const struct clprim__compact_row rows[] = {
            .heads_items = 8,
            .heads_groups_per_cu = 0,
            .select_max_regs = 0,
-           .source = "CPU (PoCL; unmeasured guess)"}},
+           .compact_auto = CLPRIM_COMPACT_CHUNKED,
+           .chunks_per_cu = 4,
+           .source = "CPU (2 cores, 2026-11-26: AUTO chunked)"}},
     {.match = {0},
      .t = {.wg_size = 128,
            .items = 8,

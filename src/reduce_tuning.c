@@ -31,7 +31,16 @@ static const struct clprim__reduce_row rows[] = {
            .source = "NVIDIA GPU (the H100's row; unmeasured on this GPU)"}},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},
-     .t = {.wg_size = 256, .groups_per_cu = 4, .source = "AMD GPU (unmeasured guess)"}},
+     .t = {.wg_size = 256, .groups_per_cu = 4, .source = "AMD GPU (from documented attributes: wavefronts of 64 on GCN / CDNA, 32 on RDNA, 64 KiB of LDS; unmeasured)"}},
+    /* Intel GPUs (Xe; Intel's oneAPI GPU optimization guide): EUs run
+     * sub-groups of 8, 16 or 32, work-groups of up to 512 (1024 on Xe-HPC)
+     * share 64 KiB of local memory (SLM; 128 KiB on Xe-HPC), and compute
+     * units are EUs, many of them; no forward-progress guarantee between
+     * work-groups is documented, so AUTO's scan and compaction stay
+     * multi-pass (the single passes would lean on their no-hang fallback).
+     * Unmeasured. */
+    {.match = {.vendor_id = 0x8086, .type = CL_DEVICE_TYPE_GPU},
+     .t = {.wg_size = 256, .groups_per_cu = 2, .source = "Intel GPU (from documented attributes: sub-groups of 8 to 32, work-groups up to 512, 64 KiB of SLM; unmeasured)"}},
     /* CPUs: a work-group is a loop on one core, so AUTO folds chunks, one
      * work-item each (2^24 int32 on 2 cores, 2026-11-26: see
      * docs/performance.md); 64 work-items keep the trees' tiles small

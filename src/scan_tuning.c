@@ -33,6 +33,14 @@
      .scan_auto = CLPRIM_SCAN_DECOUPLED_LOOKBACK, .single_pass_max_n = NVIDIA_8_MAX_N,          \
      .source = why}
 
+/* GPUs known only from their documentation (AMD, Intel): 256 work-items
+ * (whole wavefronts and sub-groups of every width they document), tiles of
+ * 8, multi-pass AUTO. */
+#define GPU_DOCUMENTED(why)                                                                   \
+    {.wg_size = 256, .coarse_items = 8, .tile_items = 8, .sp_tile_items = 8,                  \
+     .lookback_spins = 4096, .sp_groups_per_cu = 0, .sp_wg_size = 256, .sp_max_regs = 0,       \
+     .scan_auto = CLPRIM_SCAN_MULTILEVEL, .single_pass_max_n = 0, .source = why}
+
 struct clprim__scan_row {
     clprim__row_match match;
     clprim__scan_tuning t;
@@ -108,17 +116,18 @@ static const struct clprim__scan_row rows[] = {
      .t = NVIDIA_4("NVIDIA GPU (the H100's row; unmeasured on this GPU)")},
     /* AMD GPUs (wavefront 64): 256 work-items = 4 wavefronts. Unmeasured. */
     {.match = {.vendor_id = 0x1002, .type = CL_DEVICE_TYPE_GPU},
-     .t = {.wg_size = 256,
-           .coarse_items = 8,
-           .tile_items = 8,
-           .sp_tile_items = 8,
-           .lookback_spins = 4096,
-           .sp_groups_per_cu = 0,
-           .sp_wg_size = 256,
-           .sp_max_regs = 0,
-           .scan_auto = CLPRIM_SCAN_MULTILEVEL,
-           .single_pass_max_n = 0,
-           .source = "AMD GPU (unmeasured guess)"}},
+     .t = GPU_DOCUMENTED("AMD GPU (from documented attributes: wavefronts of 64 on GCN / CDNA, 32 "
+                         "on RDNA, 64 KiB of LDS; unmeasured)")},
+    /* Intel GPUs (Xe; Intel's oneAPI GPU optimization guide): EUs run
+     * sub-groups of 8, 16 or 32, work-groups of up to 512 (1024 on Xe-HPC)
+     * share 64 KiB of local memory (SLM; 128 KiB on Xe-HPC), and compute
+     * units are EUs, many of them; no forward-progress guarantee between
+     * work-groups is documented, so AUTO's scan and compaction stay
+     * multi-pass (the single passes would lean on their no-hang fallback).
+     * Unmeasured. */
+    {.match = {.vendor_id = 0x8086, .type = CL_DEVICE_TYPE_GPU},
+     .t = GPU_DOCUMENTED("Intel GPU (from documented attributes: sub-groups of 8 to 32, "
+                         "work-groups up to 512, 64 KiB of SLM; unmeasured)")},
     /* CPUs: a work-group is a loop on one core, where the tile algorithms'
      * barriers and local copies are the cost, so AUTO scans chunks, one
      * work-item each (2^24 int32 on 2 cores, 2026-11-26: 6 ms on PoCL and

@@ -17,6 +17,8 @@
 
 
 #define MAX_VALUE_BYTES 64
+/* CHUNKED: the fewest keys a chunk takes (a small n is one chunk) */
+#define SORT_CHUNK_MIN 4096u
 /* where a caller's scratch places each part */
 #define SCRATCH_ALIGN 256
 
@@ -71,12 +73,22 @@ static size_t round_up(size_t x, size_t to)
 
 /* The memory one sort needs besides its output, part by part (bytes). */
 typedef struct sort_memory {
-    size_t keys, values, hist, state; /* ONESWEEP; TILE_BITONIC: hist holds the pairs */
+    size_t keys, values, hist, state; /* ONESWEEP; TILE_BITONIC: hist holds the pairs;
+                                       * CHUNKED: hist holds the chunks' counts */
     size_t tiles, passes;
 } sort_memory;
 
+/* CHUNKED: the chunks of n keys, chunks_per_cu per compute unit, each at
+ * least SORT_CHUNK_MIN keys */
+static size_t sort_chunks(const clprim_context *ctx, const clprim__sort_plan *p, size_t n)
+{
+    const size_t most = (size_t)ctx->info.compute_units * (p->t.chunks_per_cu ? p->t.chunks_per_cu : 4);
+    const size_t want = n / SORT_CHUNK_MIN + (n % SORT_CHUNK_MIN != 0);
+    return want < 1 ? 1 : want < most ? want : most;
+}
+
 static sort_memory memory_of(const clprim__sort_keys *f, size_t value_size, size_t n, size_t tile,
-                             int bitonic)
+                             int bitonic, size_t chunks)
 {
     sort_memory m;
     const size_t pos = f->wide ? 8 : 4;
@@ -86,6 +98,9 @@ static sort_memory memory_of(const clprim__sort_keys *f, size_t value_size, size
     m.values = n * value_size;
     if (bitonic) {
         m.hist = n * (f->size == 4 && !f->wide ? 8 : 16);
+        m.state = 0;
+    } else if (chunks) {
+        m.hist = SORT_RADIX * chunks * pos;
         m.state = 0;
     } else {
         m.hist = SORT_MAX_PASSES * SORT_RADIX * pos;
@@ -257,6 +272,34 @@ static clprim_status onesweep(clprim__launch *l, clprim__program *prog, const so
     return st;
 }
 
+/* CHUNKED: per digit, each chunk's counts, then each chunk's keys moved
+ * (chunks work-groups of one work-item). */
+static clprim_status chunked(clprim__launch *l, clprim__program *prog, const sort_args *a,
+                             const clprim__sort_keys *f, const sort_memory *m, region tk,
+                             region tv, region counts, io x, size_t chunks)
+{
+    const cl_ulong n = a->n, counts_off = counts.off / (f->wide ? 8 : 4);
+    clprim_status st = CLPRIM_SUCCESS;
+    for (cl_uint p = 0; p < (cl_uint)m->passes && st == CLPRIM_SUCCESS; ++p) {
+        const cl_uint shift = f->begin + p * SORT_RADIX_BITS;
+        const cl_uint bits = f->end - shift < SORT_RADIX_BITS ? f->end - shift : SORT_RADIX_BITS;
+        const io y = pass_io(a, f, x, p, (unsigned)m->passes, tk, tv);
+        const clprim__arg count[] = {CLPRIM__ARG(y.kin),        CLPRIM__ARG(y.kin_off),
+                                     CLPRIM__ARG(n),            CLPRIM__ARG(f->kmode),
+                                     CLPRIM__ARG(shift),        CLPRIM__ARG(bits),
+                                     CLPRIM__ARG(counts.mem),   CLPRIM__ARG(counts_off)};
+        const clprim__arg move[] = {IO_ARGS(y),                 CLPRIM__ARG(n),
+                                    CLPRIM__ARG(f->kmode),      CLPRIM__ARG(shift),
+                                    CLPRIM__ARG(bits),          CLPRIM__ARG(counts.mem),
+                                    CLPRIM__ARG(counts_off)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_chunk_count", count, chunks, 1);
+        if (st == CLPRIM_SUCCESS)
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "sort_chunk_scatter", move, chunks, 1);
+        x = next_io(y);
+    }
+    return st;
+}
+
 /* n <= one tile, or TILE_BITONIC's tiles (pairs non-NULL): sort_tile. */
 static clprim_status tiles(clprim__launch *l, clprim__program *prog, const clprim__sort_keys *f, io x,
                            cl_ulong n, cl_mem pairs, size_t groups, unsigned wg)
@@ -363,10 +406,12 @@ clprim__sort_plan clprim__sort_plan_of(const clprim_context *ctx, const clprim_s
     const size_t budget = local > 2048 + extra_local ? local - 1024 - extra_local : 0;
     const size_t pair = f->size == 4 && !f->wide ? 8 : 16;
     clprim__sort_plan p;
+    p.t = clprim__sort_tuning_for(ctx, f->size, n, d->value_size > 0);
     p.algo = d->algorithm;
     if (p.algo == CLPRIM_SORT_AUTO)
-        p.algo = ctx->info.has_single_pass ? CLPRIM_SORT_ONESWEEP : CLPRIM_SORT_SPLIT_LSB;
-    p.t = clprim__sort_tuning_for(ctx, f->size, n, d->value_size > 0);
+        p.algo = p.t.sort_auto                ? (clprim_sort_algorithm)p.t.sort_auto
+                 : ctx->info.has_single_pass ? CLPRIM_SORT_ONESWEEP
+                                             : CLPRIM_SORT_SPLIT_LSB;
     p.match = has_match(ctx) && p.t.wg_size % 32 == 0 ? (int)p.t.match : 0; /* 1 match.any, 2 votes */
     p.sources = d->value_size > 0 || !p.match || p.algo == CLPRIM_SORT_TILE_BITONIC || !whole;
     /* the tile fits local memory and 16-bit positions; bitonic merges need
@@ -474,7 +519,8 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     }
     if (a->n == 0)
         return CLPRIM_SUCCESS;
-    m = memory_of(&f, vs, a->n, tile, p.algo == CLPRIM_SORT_TILE_BITONIC);
+    m = memory_of(&f, vs, a->n, tile, p.algo == CLPRIM_SORT_TILE_BITONIC,
+                  p.algo == CLPRIM_SORT_CHUNKED ? sort_chunks(ctx, &p, a->n) : 0);
     if (d->scratch && d->scratch_size < scratch_bytes(&m, vs))
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "desc->scratch_size %zu is below the %zu bytes this sort needs "
@@ -515,7 +561,7 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
         st = take(l, d, &used, m.keys, 8, &tk);
     if (st == CLPRIM_SUCCESS && vs && (p.algo != CLPRIM_SORT_TILE_BITONIC || in_place))
         st = take(l, d, &used, m.values, vs, &tv);
-    if (st == CLPRIM_SUCCESS && p.algo == CLPRIM_SORT_ONESWEEP)
+    if (st == CLPRIM_SUCCESS && (p.algo == CLPRIM_SORT_ONESWEEP || p.algo == CLPRIM_SORT_CHUNKED))
         st = take(l, d, &used, m.hist, 0, &hist);
     /* in place, a first pass that writes the output would overwrite what
      * it reads, and the bitonic gather always would */
@@ -529,6 +575,8 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
         return split_lsb(l, prog, a, &f, tk, tv, x, wg);
     if (p.algo == CLPRIM_SORT_TILE_BITONIC)
         return tile_bitonic(l, prog, a, &f, hist, x, wg, tile, p.btile);
+    if (p.algo == CLPRIM_SORT_CHUNKED)
+        return chunked(l, prog, a, &f, &m, tk, tv, hist, x, sort_chunks(ctx, &p, a->n));
     if (d->scratch)
         st = take(l, d, &used, m.state, 0, &state);
     return st == CLPRIM_SUCCESS
@@ -653,7 +701,8 @@ clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_de
     if (st != CLPRIM_SUCCESS)
         return st;
     m = memory_of(&f, desc->value_size, n, (size_t)p.t.wg_size * p.items,
-                  p.algo == CLPRIM_SORT_TILE_BITONIC);
+                  p.algo == CLPRIM_SORT_TILE_BITONIC,
+                  p.algo == CLPRIM_SORT_CHUNKED ? sort_chunks(ctx, &p, n) : 0);
     *bytes = scratch_bytes(&m, desc->value_size);
     return CLPRIM_SUCCESS;
 }

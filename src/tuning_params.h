@@ -60,7 +60,11 @@
     X(S, heads_items, U, "", 0, 0, "unique and run-length encoding: elements per work-item")  \
     X(S, heads_groups_per_cu, U, "", 0, 0, "unique and run-length encoding: the grid")       \
     X(S, select_max_regs, U, "CLPRIM_COMPACT_SELECT_MAX_REGS", 0, 0,                            \
-      "NVIDIA: registers a select by a comparison or expression is bounded to (0: none)")
+      "NVIDIA: registers a select by a comparison or expression is bounded to (0: none)")      \
+    X(S, compact_auto, E, "", 0, 0,                                                            \
+      "what AUTO runs (0: SINGLE_PASS where the single pass runs, else THREE_PASS)")            \
+    X(S, chunks_per_cu, U, "CLPRIM_COMPACT_CHUNKS_PER_CU", 0, 1024,                             \
+      "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")
 
 #define CLPRIM__SEGMENT_PARAMS(X, S)                                                            \
     X(S, wg_size, W, "CLPRIM_SEGMENT_WG_SIZE", 0, 0, "work-items per work-group")              \
@@ -115,7 +119,11 @@
     X(S, kind_in_program, U, "CLPRIM_SORT_KIND_IN_PROGRAM", 0, 1,                               \
       "1: whole-array sorts compile the key kind and direction in (a program per kind)")   \
     X(S, stage_values, U, "CLPRIM_SORT_STAGE_VALUES", 0, 1,                                     \
-      "warp ranking, 1: one-sweep passes place values beside their keys where the tile fits")
+      "warp ranking, 1: one-sweep passes place values beside their keys where the tile fits")   \
+    X(S, sort_auto, E, "", 0, 0,                                                               \
+      "what AUTO runs (0: ONESWEEP where the single pass runs, else SPLIT_LSB)")                \
+    X(S, chunks_per_cu, U, "CLPRIM_SORT_CHUNKS_PER_CU", 0, 1024,                                \
+      "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")
 
 #define CLPRIM__SEARCH_PARAMS(X, S)                                                             \
     X(S, wg_size, W, "CLPRIM_SEARCH_WG_SIZE", 0, 0, "work-items per work-group")               \

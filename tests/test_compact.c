@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Stream compaction: select (comparisons, flags, expressions, indices),
  * partition (stable and reversed), unique and run-length encoding, through
- * both algorithms, for built-in types and two of the caller's (a 12-byte
+ * every algorithm, for built-in types and two of the caller's (a 12-byte
  * struct and a 1-byte type), at edge and random sizes, with 0, ~1, ~50, ~99
  * and 100% kept, offsets and in place; fresh random inputs, outputs poisoned
  * and compared whole with the host reference (tests/reference/): what lies
@@ -308,15 +308,17 @@ static int run_sizes(ccase c, int big)
     return failures;
 }
 
-static const clprim_compact_algorithm algos[] = {CLPRIM_COMPACT_SINGLE_PASS, CLPRIM_COMPACT_THREE_PASS};
+static const clprim_compact_algorithm algos[] = {CLPRIM_COMPACT_SINGLE_PASS, CLPRIM_COMPACT_THREE_PASS,
+                                                 CLPRIM_COMPACT_CHUNKED};
+#define ALGOS (sizeof algos / sizeof algos[0])
 
-/* every op of one element type, both algorithms */
+/* every op of one element type, every algorithm */
 static void run_type(clprim_type type, clprim_element *element)
 {
     static const int percents[] = {0, 1, 50, 99, 100};
     int failures = 0, op;
     size_t a, p;
-    for (a = 0; a < 2; ++a) {
+    for (a = 0; a < ALGOS; ++a) {
         if (algos[a] == CLPRIM_COMPACT_SINGLE_PASS && !info.has_single_pass)
             continue;
         for (op = SELECT; op <= RLE; ++op) {
@@ -360,7 +362,7 @@ static void test_double(void **state)
 static void test_point12(void **state) { (void)state; run_type(CLPRIM_TYPE_INT32, point12); }
 static void test_byte1(void **state) { (void)state; run_type(CLPRIM_TYPE_INT32, byte1); }
 
-/* Every predicate kind, and indices, on int32 (both algorithms). */
+/* Every predicate kind, and indices, on int32 (every algorithm). */
 static void test_predicates(void **state)
 {
     static const clprim_predicate preds[] = {
@@ -370,7 +372,7 @@ static void test_predicates(void **state)
     int failures = 0;
     size_t a, p;
     (void)state;
-    for (a = 0; a < 2; ++a) {
+    for (a = 0; a < ALGOS; ++a) {
         if (algos[a] == CLPRIM_COMPACT_SINGLE_PASS && !info.has_single_pass)
             continue;
         for (p = 0; p < sizeof preds / sizeof preds[0]; ++p) {

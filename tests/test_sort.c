@@ -415,6 +415,13 @@ static void test_tile_bitonic(void **state)
         fail();
 }
 
+static void test_chunked(void **state)
+{
+    (void)state;
+    if (run_algorithm(CLPRIM_SORT_CHUNKED, (size_t)1 << 20))
+        fail();
+}
+
 /* Segmented sort: every key type x direction x value size, segments of a
  * few, tens, hundreds and thousands of keys (with empty ones and some
  * several times longer: past a tile on every device), every offset type,
@@ -1078,7 +1085,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_onesweep), cmocka_unit_test(test_split_lsb),
-        cmocka_unit_test(test_tile_bitonic), cmocka_unit_test(test_options),
+        cmocka_unit_test(test_tile_bitonic), cmocka_unit_test(test_chunked),
+        cmocka_unit_test(test_options),
         cmocka_unit_test(test_split),    cmocka_unit_test(test_host),
         cmocka_unit_test(test_refused),  cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_wide),     cmocka_unit_test(test_one_buffer),
