@@ -129,15 +129,15 @@ static int reduce_packed(const segment_args *a, const clprim__element *e)
 }
 
 static char *segment_params(const segment_args *a, const clprim__element *e, unsigned items,
-                            unsigned spins, int loop, unsigned anchor)
+                            unsigned spins, int loop, unsigned anchor, int silent)
 {
     const clprim_segments *s = a->s;
-    char packed[96], anchored[32] = "";
+    char packed[128], anchored[32] = "";
     /* RUN_TO_RUN's anchor stride (none otherwise: NONE's programs unchanged) */
     if (anchor)
         snprintf(anchored, sizeof anchored, "#define LB_ANCHOR %u\n", anchor);
-    snprintf(packed, sizeof packed, "%s%s%s", reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "",
-             loop ? "#define SEG_LOOP 1\n" : "", anchored);
+    snprintf(packed, sizeof packed, "%s%s%s%s", reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "",
+             loop ? "#define SEG_LOOP 1\n" : "", anchored, silent ? "#define LB_TEST_SILENT 1\n" : "");
     if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element) {
         const clprim_element *k = s->key_element;
         /* the values' element may be the keys' own: its source is there */
@@ -330,8 +330,11 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     while (!loop && t.wg_size > 1 &&
            single_pass_local((size_t)t.wg_size, t.items, e->size, a->anchored) > budget)
         t.wg_size /= 2;
+    /* the tests' silent tiles: out of place only (lookback.clh) */
     params = segment_params(a, e, t.items, t.lookback_spins, loop != 0,
-                            a->anchored ? (t.repro_anchor ? t.repro_anchor : 32u) : 0u);
+                            a->anchored ? (t.repro_anchor ? t.repro_anchor : 32u) : 0u,
+                            a->in != a->out &&
+                                clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SEGMENT_TEST_SILENT, 0));
     /* anchored, a transform's rounding must not depend on where the
      * compiler fused it (the tile's loads against the fallback's) */
     if (params && a->anchored &&

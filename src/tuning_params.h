@@ -193,6 +193,9 @@
       "`1`: sorts and top-k count positions in 64 bits at any n (tests)")                       \
     X(SAT_TEST_SILENT, "CLPRIM_SAT_TEST_SILENT",                                                \
       "`1`: strip 0 of a summed-area table never publishes, so every look-back takes the "     \
-      "fallback there (tests)")
+      "fallback there (tests)")                                                                 \
+    X(SEGMENT_TEST_SILENT, "CLPRIM_SEGMENT_TEST_SILENT",                                        \
+      "`1`: every third tile of a segmented scan or reduce out of place never publishes, so "  \
+      "the tiles after it take the fallback for it (RUN_TO_RUN: anchors recomputed too) (tests)")
 
 #endif /* CLPRIM_TUNING_PARAMS_H */

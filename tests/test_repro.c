@@ -462,8 +462,10 @@ static void test_portable_scan(void **state)
 /* ---- RUN_TO_RUN segmented scans and reduces ----
  * On contexts with small tiles and anchors (knobs: SEG_WG work-items x
  * SEG_ITEMS elements, an anchor every SEG_ANCHOR tiles), so that a few
- * thousand elements cross many tiles and anchors; one of them polls once
- * (the fallback on nearly every predecessor, anchors recomputed). Every
+ * thousand elements cross many tiles and anchors; a twin polls once (the
+ * fallback wherever a predecessor is late), another has every third tile
+ * never publish (CLPRIM_SEGMENT_TEST_SILENT: the fallback for certain, and
+ * silent anchors recomputed from earlier ones). Every
  * run's bits must equal the first's, and, where docs/algorithms.md's order
  * alone fixes them, the host model's (clprim_ref_segmented_run_to_run):
  * on CPUs runs are rarely timed differently, so the model is what lets a
@@ -471,7 +473,15 @@ static void test_portable_scan(void **state)
 #define SEG_WG 32
 #define SEG_ITEMS 4
 #define SEG_ANCHOR 4
-static clprim_context *seg_ctx, *seg_fallback;
+static clprim_context *seg_ctx, *seg_fallback, *seg_silent;
+
+/* Where a case runs: the contexts of its runs (twice on the first, twice
+ * on the second, once on the third where there is one) and their tile
+ * geometry, which the model needs. */
+typedef struct seg_geom {
+    clprim_context *ctx[3];
+    size_t wg, items, anchor;
+} seg_geom;
 
 /* Head counts of n elements (heads[0] >= 1): segments of 1 to 20, 100 to
  * 400 and 600 to 3000 elements (these span several anchors) mixed (layout
@@ -512,16 +522,34 @@ typedef struct seg_case {
     size_t n;
 } seg_case;
 
-/* One call through the host helpers (the scan in place on the device);
- * for a reduce out holds the segments' values (count of them in *count,
- * keys to keys_out). */
+/* One call through the host helpers (the scan in place on the device; the
+ * reduce out of place), or a scan out of place between device buffers
+ * (segs_bytes of segments); for a reduce out holds the segments' values
+ * (count of them in *count, keys to keys_out). */
 static void seg_once(clprim_context *c, const seg_case *k, clprim_operator *op, const void *segs,
-                     const clprim_segments *sd, const void *in, void *out, void *keys_out,
-                     size_t *count)
+                     size_t segs_bytes, const clprim_segments *sd, const void *in, void *out,
+                     void *keys_out, size_t *count, int out_of_place)
 {
     const size_t e = clprim_type_size(k->type);
     memset(out, 0xA5, k->n * e + 1);
-    if (k->reduce) {
+    if (out_of_place && !k->reduce) {
+        const clprim_scan_desc d = {op ? 0 : k->type, CLPRIM_OP_SUM, k->exclusive,
+                                    CLPRIM_SCAN_AUTO, op, NULL, CLPRIM_REPRO_RUN_TO_RUN};
+        clprim_segments dev = *sd;
+        cl_mem a = tu_buffer(c, k->n * e, in, CL_MEM_READ_ONLY),
+               b = tu_buffer(c, k->n * e, out, CL_MEM_READ_WRITE),
+               g = tu_buffer(c, segs_bytes, segs, CL_MEM_READ_ONLY);
+        dev.mem = g;
+        assert_int_equal(clprim_segmented_scan(c, NULL, &d, &dev, a, 0, b, 0, k->n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(c), b, CL_TRUE, 0, k->n * e,
+                                             out, 0, NULL, NULL),
+                         CL_SUCCESS);
+        clReleaseMemObject(a);
+        clReleaseMemObject(b);
+        clReleaseMemObject(g);
+        *count = k->n;
+    } else if (k->reduce) {
         const clprim_reduce_desc d = {op ? 0 : k->type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, op,
                                       NULL, CLPRIM_REPRO_RUN_TO_RUN};
         assert_int_equal(clprim_segmented_reduce_host(c, &d, sd, segs, in, k->n, out, keys_out,
@@ -538,7 +566,8 @@ static void seg_once(clprim_context *c, const seg_case *k, clprim_operator *op, 
 
 /* Checks a result against the model where it knows the bits, and against
  * the exact sums everywhere; returns the failures (printed). */
-static size_t seg_check(const seg_case *k, const char *what, const void *in, const unsigned *h,
+static size_t seg_check(const seg_case *k, const seg_geom *g, const char *what, const void *in,
+                        const unsigned *h,
                         const void *model, const unsigned char *known, const void *got,
                         size_t count, const cl_int *keys, const cl_int *keys_got)
 {
@@ -568,7 +597,7 @@ static size_t seg_check(const seg_case *k, const char *what, const void *in, con
         if (k->exclusive) {
             exact = sum;
             bound = mag;
-            exact_known = h[i] || (i % SEG_ITEMS != 0 && known[i - 1]);
+            exact_known = h[i] || (i % g->items != 0 && known[i - 1]);
             want = h[i] ? zero : (const unsigned char *)model + (i - 1) * e;
         }
         if (k->reduce) {
@@ -617,22 +646,22 @@ static size_t seg_check(const seg_case *k, const char *what, const void *in, con
     return failures;
 }
 
-static size_t seg_run_case(const seg_case *k, uint64_t *seed)
+static size_t seg_run_case(const seg_case *k, const seg_geom *g, uint64_t *seed)
 {
     static const char *const kinds[] = {"flags", "", "keys", "offsets"};
     const size_t n = k->n, e = clprim_type_size(k->type);
     const clprim_operator_desc od = {.type = "float", .combine = "a + b", .identity = "0.0f",
                                      .size = sizeof(float)};
-    clprim_operator *op_c = NULL, *op_f = NULL;
+    clprim_operator *ops[3] = {NULL, NULL, NULL};
     unsigned *h = seg_heads(n, k->layout, k->kind == CLPRIM_SEGMENTS_OFFSETS, seed);
     void *in = random_floats(k->type, n, tu_rand(seed));
-    void *model = malloc(n * e + 1), *runs[4];
+    void *model = malloc(n * e + 1), *runs[5];
     unsigned char *known = malloc(n + 1), *flags = malloc(n + 1);
-    cl_int *keys = malloc((n + 1) * sizeof *keys), *keys_got[4];
+    cl_int *keys = malloc((n + 1) * sizeof *keys), *keys_got[5];
     cl_uint *offs = malloc((2 * n + 4) * sizeof *offs);
     clprim_segments sd = {k->kind, NULL, 0, 0, NULL, 0};
     const void *segs = flags;
-    size_t failures = 0, counts[4];
+    size_t failures = 0, counts[5], segs_bytes = n;
     char what[200];
     assert_true(model && known && flags && keys && offs);
     for (size_t i = 0, key = tu_rand(seed) % 1000; i < n; ++i) {
@@ -645,11 +674,13 @@ static size_t seg_run_case(const seg_case *k, uint64_t *seed)
     if (k->kind == CLPRIM_SEGMENTS_KEYS) {
         sd.type = CLPRIM_TYPE_INT32;
         segs = keys;
+        segs_bytes = n * sizeof *keys;
         sd.num_segments = 0;
     } else if (k->kind == CLPRIM_SEGMENTS_OFFSETS) {
         sd.type = CLPRIM_TYPE_UINT32;
         offs[sd.num_segments] = (cl_uint)n;
         segs = offs;
+        segs_bytes = (sd.num_segments + 1) * sizeof *offs;
     } else {
         sd.num_segments = 0;
     }
@@ -658,21 +689,31 @@ static size_t seg_run_case(const seg_case *k, uint64_t *seed)
              k->custom ? " (custom operator)" : "",
              k->layout == 1 ? " one segment" : k->layout == 2 ? " ends after tile starts" : "");
     if (k->custom) {
-        assert_int_equal(clprim_operator_create(seg_ctx, &od, &op_c), CLPRIM_SUCCESS);
-        assert_int_equal(clprim_operator_create(seg_fallback, &od, &op_f), CLPRIM_SUCCESS);
+        for (int c = 0; c < 3; ++c)
+            assert_true(!g->ctx[c] ||
+                        clprim_operator_create(g->ctx[c], &od, &ops[c]) == CLPRIM_SUCCESS);
     }
-    assert_int_equal(clprim_ref_segmented_run_to_run(k->type, in, h, n, SEG_WG, SEG_ITEMS,
-                                                     SEG_ANCHOR, model, known),
+    assert_int_equal(clprim_ref_segmented_run_to_run(k->type, in, h, n, g->wg, g->items,
+                                                     g->anchor, model, known),
                      0);
-    for (int r = 0; r < 4; ++r) {
+    for (int r = 0; r < 5; ++r) {
+        /* twice on the first context (a scan in place, then out of place),
+         * twice on the second (one poll), once on the third (silent tiles:
+         * out of place, as the switch needs) */
+        const int c = r < 2 ? 0 : r < 4 ? 1 : 2;
         runs[r] = malloc(n * e + 1);
         keys_got[r] = malloc((n + 1) * sizeof(cl_int));
         assert_true(runs[r] && keys_got[r]);
-        /* twice on the small-tile context, twice on its one-poll twin */
-        seg_once(r < 2 ? seg_ctx : seg_fallback, k, r < 2 ? op_c : op_f, segs, &sd, in, runs[r],
-                 k->kind == CLPRIM_SEGMENTS_KEYS ? keys_got[r] : NULL, &counts[r]);
+        if (!g->ctx[c]) {
+            counts[r] = counts[0];
+            memcpy(runs[r], runs[0], counts[0] * e);
+            continue;
+        }
+        seg_once(g->ctx[c], k, ops[c], segs, segs_bytes, &sd, in, runs[r],
+                 k->kind == CLPRIM_SEGMENTS_KEYS ? keys_got[r] : NULL, &counts[r],
+                 r % 2 == 1 || r == 4);
         if (r == 0)
-            failures += seg_check(k, what, in, h, model, known, runs[0], counts[0],
+            failures += seg_check(k, g, what, in, h, model, known, runs[0], counts[0],
                                   k->reduce && k->kind == CLPRIM_SEGMENTS_KEYS ? keys : NULL,
                                   keys_got[0]);
         else if (counts[r] != counts[0] || memcmp(runs[r], runs[0], counts[0] * e)) {
@@ -680,16 +721,16 @@ static size_t seg_run_case(const seg_case *k, uint64_t *seed)
             while (i < counts[0] && !memcmp((char *)runs[0] + i * e, (char *)runs[r] + i * e, e))
                 ++i;
             print_error("%s: run %d (%s) differs from the first at %zu\n", what, r,
-                        r == 1 ? "again" : "fallback", i);
+                        r == 1 ? "again" : r < 4 ? "one poll" : "silent tiles", i);
             ++failures;
         }
     }
-    for (int r = 0; r < 4; ++r) {
+    for (int r = 0; r < 5; ++r) {
         free(runs[r]);
         free(keys_got[r]);
     }
-    clprim_operator_release(op_c);
-    clprim_operator_release(op_f);
+    for (int c = 0; c < 3; ++c)
+        clprim_operator_release(ops[c]);
     free(h);
     free(in);
     free(model);
@@ -728,10 +769,23 @@ static void test_run_to_run_segmented(void **state)
         {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 1},
         {CLPRIM_SEGMENTS_KEYS, 1, 0, 0, 0, CLPRIM_TYPE_FLOAT, 127},
     };
+    const seg_geom small = {{seg_ctx, seg_fallback, seg_silent}, SEG_WG, SEG_ITEMS, SEG_ANCHOR};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         if (cases[c].type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
             continue;
-        failures += seg_run_case(&cases[c], &seed);
+        failures += seg_run_case(&cases[c], &small, &seed);
+    }
+    /* the device's own row (an anchor every 32 tiles unless it says
+     * otherwise: the whole window folded), the model's tile read from it */
+    {
+        const seg_case big = {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 200003};
+        char row[512];
+        size_t anchor;
+        assert_true(clprim_context_tuning(ctx, "segment", 4, big.n, row, sizeof row) > 0);
+        anchor = tu_row_value(row, "repro_anchor");
+        const seg_geom own = {{ctx, fallback, NULL}, tu_row_value(row, "wg_size"),
+                              tu_row_value(row, "items"), anchor ? anchor : 32};
+        failures += seg_run_case(&big, &own, &seed);
     }
     assert_int_equal(failures, 0);
 }
@@ -826,9 +880,13 @@ int main(void)
                                      "CLPRIM_REPRO_ANCHOR", "4", NULL, NULL, NULL};
         const char *const polls[] = {"CLPRIM_SEGMENT_WG_SIZE", "32", "CLPRIM_SEGMENT_ITEMS", "4",
                                      "CLPRIM_REPRO_ANCHOR", "4", "CLPRIM_LOOKBACK_SPINS", "1", NULL};
+        const char *const silent[] = {"CLPRIM_SEGMENT_WG_SIZE", "32", "CLPRIM_SEGMENT_ITEMS", "4",
+                                      "CLPRIM_REPRO_ANCHOR", "4", "CLPRIM_SEGMENT_TEST_SILENT", "1",
+                                      NULL};
         char row[512];
         seg_ctx = context_knobs(small);
         seg_fallback = context_knobs(polls);
+        seg_silent = context_knobs(silent);
         /* the model's tile: the knobs must have reached the segment row */
         assert_true(clprim_context_tuning(seg_ctx, "segment", 4, 1000, row, sizeof row) > 0);
         assert_int_equal(tu_row_value(row, "wg_size"), SEG_WG);
@@ -838,6 +896,7 @@ int main(void)
     failed = cmocka_run_group_tests(tests, NULL, NULL);
     clprim_context_release(seg_ctx);
     clprim_context_release(seg_fallback);
+    clprim_context_release(seg_silent);
     clprim_context_release(fallback);
     clprim_context_release(ctx);
     return failed;
