@@ -515,9 +515,14 @@ static int seg_close(clprim_type type, long double got, long double exact, long 
     return fabsl(got - exact) <= eps * (mag + 1);
 }
 
+/* how a case folds: the built-in sum, the caller's operator (a float sum
+ * it cannot declare associative), or the sum through a transform x * 2 (exact:
+ * the model sums the doubled values) */
+enum { SEG_SUM, SEG_CUSTOM, SEG_TRANSFORM };
+
 typedef struct seg_case {
     clprim_segments_kind kind;
-    int reduce, exclusive, custom, layout;
+    int reduce, exclusive, via, layout;
     clprim_type type;
     size_t n;
 } seg_case;
@@ -531,10 +536,12 @@ static void seg_once(clprim_context *c, const seg_case *k, clprim_operator *op, 
                      void *keys_out, size_t *count, int out_of_place)
 {
     const size_t e = clprim_type_size(k->type);
+    const clprim_transform tf = {k->type, k->type == CLPRIM_TYPE_FLOAT ? "x * 2.0f" : "x * 2.0"};
+    const clprim_transform *t = k->via == SEG_TRANSFORM ? &tf : NULL;
     memset(out, 0xA5, k->n * e + 1);
     if (out_of_place && !k->reduce) {
         const clprim_scan_desc d = {op ? 0 : k->type, CLPRIM_OP_SUM, k->exclusive,
-                                    CLPRIM_SCAN_AUTO, op, NULL, CLPRIM_REPRO_RUN_TO_RUN};
+                                    CLPRIM_SCAN_AUTO, op, t, CLPRIM_REPRO_RUN_TO_RUN};
         clprim_segments dev = *sd;
         cl_mem a = tu_buffer(c, k->n * e, in, CL_MEM_READ_ONLY),
                b = tu_buffer(c, k->n * e, out, CL_MEM_READ_WRITE),
@@ -551,13 +558,13 @@ static void seg_once(clprim_context *c, const seg_case *k, clprim_operator *op, 
         *count = k->n;
     } else if (k->reduce) {
         const clprim_reduce_desc d = {op ? 0 : k->type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, op,
-                                      NULL, CLPRIM_REPRO_RUN_TO_RUN};
+                                      t, CLPRIM_REPRO_RUN_TO_RUN};
         assert_int_equal(clprim_segmented_reduce_host(c, &d, sd, segs, in, k->n, out, keys_out,
                                                       count),
                          CLPRIM_SUCCESS);
     } else {
         const clprim_scan_desc d = {op ? 0 : k->type, CLPRIM_OP_SUM, k->exclusive,
-                                    CLPRIM_SCAN_AUTO, op, NULL, CLPRIM_REPRO_RUN_TO_RUN};
+                                    CLPRIM_SCAN_AUTO, op, t, CLPRIM_REPRO_RUN_TO_RUN};
         assert_int_equal(clprim_segmented_scan_host(c, &d, sd, segs, in, out, k->n),
                          CLPRIM_SUCCESS);
         *count = k->n;
@@ -648,13 +655,13 @@ static size_t seg_check(const seg_case *k, const seg_geom *g, const char *what, 
 
 static size_t seg_run_case(const seg_case *k, const seg_geom *g, uint64_t *seed)
 {
-    static const char *const kinds[] = {"flags", "", "keys", "offsets"};
+    static const char *const kinds[] = {"flags", "uint32 flags", "keys", "offsets"};
     const size_t n = k->n, e = clprim_type_size(k->type);
     const clprim_operator_desc od = {.type = "float", .combine = "a + b", .identity = "0.0f",
                                      .size = sizeof(float)};
     clprim_operator *ops[3] = {NULL, NULL, NULL};
     unsigned *h = seg_heads(n, k->layout, k->kind == CLPRIM_SEGMENTS_OFFSETS, seed);
-    void *in = random_floats(k->type, n, tu_rand(seed));
+    void *in = random_floats(k->type, n, tu_rand(seed)), *sums = malloc(n * e + 1);
     void *model = malloc(n * e + 1), *runs[5];
     unsigned char *known = malloc(n + 1), *flags = malloc(n + 1);
     cl_int *keys = malloc((n + 1) * sizeof *keys), *keys_got[5];
@@ -681,19 +688,32 @@ static size_t seg_run_case(const seg_case *k, const seg_geom *g, uint64_t *seed)
         offs[sd.num_segments] = (cl_uint)n;
         segs = offs;
         segs_bytes = (sd.num_segments + 1) * sizeof *offs;
+    } else if (k->kind == CLPRIM_SEGMENTS_FLAGS_U32) { /* offs reused for the flag words */
+        for (size_t i = 0; i < n; ++i)
+            offs[i] = h[i] ? (cl_uint)(tu_rand(seed) >> 33) | 0x100u : 0u;
+        segs = offs;
+        segs_bytes = n * sizeof *offs;
+        sd.num_segments = 0;
     } else {
         sd.num_segments = 0;
     }
     snprintf(what, sizeof what, "run-to-run %s segmented %s by %s n=%zu%s%s", clprim_type_name(k->type),
              k->reduce ? "reduce" : k->exclusive ? "exclusive scan" : "scan", kinds[k->kind], n,
-             k->custom ? " (custom operator)" : "",
+             k->via == SEG_CUSTOM ? " (custom operator)" : k->via == SEG_TRANSFORM ? " of x * 2" : "",
              k->layout == 1 ? " one segment" : k->layout == 2 ? " ends after tile starts" : "");
-    if (k->custom) {
+    /* what is summed: x, or x * 2 through the transform (exact) */
+    assert_non_null(sums);
+    for (size_t i = 0; i < n; ++i)
+        if (k->type == CLPRIM_TYPE_FLOAT)
+            ((float *)sums)[i] = ((const float *)in)[i] * (k->via == SEG_TRANSFORM ? 2.0f : 1.0f);
+        else
+            ((double *)sums)[i] = ((const double *)in)[i] * (k->via == SEG_TRANSFORM ? 2.0 : 1.0);
+    if (k->via == SEG_CUSTOM) {
         for (int c = 0; c < 3; ++c)
             assert_true(!g->ctx[c] ||
                         clprim_operator_create(g->ctx[c], &od, &ops[c]) == CLPRIM_SUCCESS);
     }
-    assert_int_equal(clprim_ref_segmented_run_to_run(k->type, in, h, n, g->wg, g->items,
+    assert_int_equal(clprim_ref_segmented_run_to_run(k->type, sums, h, n, g->wg, g->items,
                                                      g->anchor, model, known),
                      0);
     for (int r = 0; r < 5; ++r) {
@@ -713,7 +733,7 @@ static size_t seg_run_case(const seg_case *k, const seg_geom *g, uint64_t *seed)
                  k->kind == CLPRIM_SEGMENTS_KEYS ? keys_got[r] : NULL, &counts[r],
                  r % 2 == 1 || r == 4);
         if (r == 0)
-            failures += seg_check(k, g, what, in, h, model, known, runs[0], counts[0],
+            failures += seg_check(k, g, what, sums, h, model, known, runs[0], counts[0],
                                   k->reduce && k->kind == CLPRIM_SEGMENTS_KEYS ? keys : NULL,
                                   keys_got[0]);
         else if (counts[r] != counts[0] || memcmp(runs[r], runs[0], counts[0] * e)) {
@@ -733,6 +753,7 @@ static size_t seg_run_case(const seg_case *k, const seg_geom *g, uint64_t *seed)
         clprim_operator_release(ops[c]);
     free(h);
     free(in);
+    free(sums);
     free(model);
     free(known);
     free(flags);
@@ -764,6 +785,8 @@ static void test_run_to_run_segmented(void **state)
         {CLPRIM_SEGMENTS_OFFSETS, 1, 0, 0, 2, CLPRIM_TYPE_FLOAT, 30047},
         {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 1, 0, CLPRIM_TYPE_FLOAT, 20021},
         {CLPRIM_SEGMENTS_KEYS, 1, 0, 1, 2, CLPRIM_TYPE_FLOAT, 20023},
+        {CLPRIM_SEGMENTS_KEYS, 0, 0, 2, 0, CLPRIM_TYPE_FLOAT, 20047},
+        {CLPRIM_SEGMENTS_FLAGS_U32, 1, 0, 0, 2, CLPRIM_TYPE_FLOAT, 20051},
         {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_DOUBLE, 30059},
         {CLPRIM_SEGMENTS_OFFSETS, 1, 0, 0, 2, CLPRIM_TYPE_DOUBLE, 20029},
         {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 1},
