@@ -486,8 +486,8 @@ typedef struct seg_geom {
 /* Head counts of n elements (heads[0] >= 1): segments of 1 to 20, 100 to
  * 400 and 600 to 3000 elements (these span several anchors) mixed (layout
  * 0), one segment (1), or (2) short ones mixed with ones that end in the
- * first run of a tile 1 to 12 tiles on (whose value takes the carry: the
- * model knows its bits); `empty`: some positions start several segments
+ * first run of a small-context tile 1 to 12 tiles on (whose value takes the
+ * carry: the model knows its bits); `empty`: some positions start several segments
  * (empty ones before them: offsets). */
 static unsigned *seg_heads(size_t n, int layout, int empty, uint64_t *seed)
 {
