@@ -46,6 +46,9 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
     local seg_pair scratch[CLPRIM_GROUP_SCRATCH];
     local uint tickets[2];
     local LB_T carry;
+#if SEG_ANCHORED
+    local seg_pair canon[WG_SIZE]; /* the tile's own pair in the fallback's order */
+#endif
     const ulong tiles = n ? (n + TILE - 1) / TILE : 1;
     const uint lid = get_local_id(0), one_tile = (sflags & SEG_ONE_TILE) != 0;
     const clprim_tiles st = clprim_tiles_at(state, tiles);
@@ -123,6 +126,10 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
     }
     seg_pair total;
     const seg_pair within = seg_wg_exscan(run, scratch, &total);
+#if SEG_ANCHORED
+    /* RUN_TO_RUN: what the tile publishes, in the order of its fallback */
+    total = seg_wg_pairwise_local(run, canon);
+#endif
 
     /* the first SIMD group publishes and looks back */
 #if SEG_REDUCE
@@ -136,8 +143,13 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
     const uint how = (one_tile ? TP_ALONE : 0u) | (total.c ? TP_SETTLED : 0u) |
                      (heads[PAD(0)] ? TP_NO_WALK : 0u) |
                      ((sflags & SEG_IN_PLACE) ? TP_FENCE : 0u);
+#if SEG_CARRIES_PAIRS
+    const T carried = clprim_wg_tile_prefix(st, t, generation, seg_carry_of(total), LB_IDENTITY,
+                                            how, &carry, src).v;
+#else
     const LB_T carried = clprim_wg_tile_prefix(st, t, generation, total.v, LB_IDENTITY, how,
                                                &carry, src);
+#endif
 #endif
 #if SEG_REDUCE
     const T left = within.c ? within.v : OP(carried.v, within.v);
@@ -212,8 +224,8 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
  * does not allow; but its value is the OP of every element at or after the
  * tile's last head (all of them when it has none), found by a maximum and
  * then an OP in any order, and a reduce's head count is a sum. */
-#if !CLPRIM_COMMUTATIVE || !CLPRIM_T_BUILTIN
-#error "clprim: SEG_LOOP folds the next tile out of order: built-in elements, commuting OP"
+#if !CLPRIM_COMMUTATIVE || !CLPRIM_T_BUILTIN || SEG_ANCHORED
+#error "clprim: SEG_LOOP folds the next tile out of order: built-in elements, commuting OP, no LB_ANCHOR"
 #endif
 #if ITEMS != SP_TILE_ITEMS || ITEMS > 32 || (SEG_HEADS == SEG_OFFSETS && SEG_REDUCE)
 #error "clprim: SEG_LOOP needs ITEMS == SP_TILE_ITEMS <= 32 (one word of heads), and no offsets reduce"

@@ -193,10 +193,15 @@ typedef enum clprim_op {
  *               the multi-pass scans honour it as they are (no cost); the
  *               summed-area table's AUTO takes ROWS_THEN_COLUMNS; MPI folds
  *               the ranks' totals in rank order on the device (not with
- *               MPI's own reductions, which fix no order). Refused
- *               (CLPRIM_UNSUPPORTED, naming desc->repro) for floats by the
- *               segmented calls and the DECOUPLED_LOOKBACK table, which have
- *               no anchored path yet.
+ *               MPI's own reductions, which fix no order). The segmented
+ *               scans and reduces (flags, keys, offsets, reduce by key) run
+ *               their one-tile-per-work-group pass with the anchored
+ *               look-back over (heads, value) pairs, the tiles' own pairs
+ *               in one fixed order (docs/algorithms.md); cost: that pass
+ *               instead of the looping one where NONE takes it (to be
+ *               measured). Refused (CLPRIM_UNSUPPORTED, naming desc->repro)
+ *               for floats by the DECOUPLED_LOOKBACK table, which has no
+ *               anchored path yet.
  *   PORTABLE    the same bits on every device clprim runs on (NVIDIA, PoCL,
  *               Intel's CPU runtime, ...): scan and reduce, whatever
  *               desc->algorithm, run the portable kernels, whose association

@@ -19,6 +19,7 @@ typedef struct segment_args {
     const clprim_transform *tf; /* the descriptor's transform (NULL: none) */
     int reduce, exclusive, algorithm; /* algorithm: the descriptor's, as int */
     int repro;                        /* the descriptor's clprim_repro */
+    int anchored;                     /* RUN_TO_RUN for an inexact element: segment_body's */
     clprim_type type;                 /* the descriptor's element, for repro */
     clprim_op op;
     const clprim_operator *custom;
@@ -113,20 +114,30 @@ clprim_status clprim__segments_check(clprim_context *ctx, const clprim_segments 
 }
 
 /* The build's defines: segments, mode, tile, and the key or offset type. */
-/* A reduce's (count, value) pair fits two 32-bit halves of split status
+/* Whether the look-back carries (count, value) pairs: a reduce (ranks), an
+ * anchored scan (cl/segment_heads.clh). */
+static int carries_pairs(const segment_args *a)
+{
+    return a->reduce || a->anchored;
+}
+
+/* A carried (count, value) pair fits two 32-bit halves of split status
  * words: 4-byte built-in values, fewer than 2^32 elements. */
 static int reduce_packed(const segment_args *a, const clprim__element *e)
 {
-    return a->reduce && e->builtin && e->size == 4 && (cl_ulong)a->n < ((cl_ulong)1 << 32);
+    return carries_pairs(a) && e->builtin && e->size == 4 && (cl_ulong)a->n < ((cl_ulong)1 << 32);
 }
 
 static char *segment_params(const segment_args *a, const clprim__element *e, unsigned items,
-                            unsigned spins, int loop)
+                            unsigned spins, int loop, unsigned anchor, int silent)
 {
     const clprim_segments *s = a->s;
-    char packed[64];
-    snprintf(packed, sizeof packed, "%s%s", reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "",
-             loop ? "#define SEG_LOOP 1\n" : "");
+    char packed[128], anchored[32] = "";
+    /* RUN_TO_RUN's anchor stride (none otherwise: NONE's programs unchanged) */
+    if (anchor)
+        snprintf(anchored, sizeof anchored, "#define LB_ANCHOR %u\n", anchor);
+    snprintf(packed, sizeof packed, "%s%s%s%s", reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "",
+             loop ? "#define SEG_LOOP 1\n" : "", anchored, silent ? "#define LB_TEST_SILENT 1\n" : "");
     if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element) {
         const clprim_element *k = s->key_element;
         /* the values' element may be the keys' own: its source is there */
@@ -172,9 +183,9 @@ static clprim_status tile_state(clprim__launch *l, const segment_args *a, size_t
                                 cl_mem *state, cl_uint *generation)
 {
     const clprim__element *e = &l->elem;
-    const size_t words = reduce_packed(a, e) ? 2 : !a->reduce && e->builtin ? e->size / 4 : 0;
+    const size_t words = reduce_packed(a, e) ? 2 : !carries_pairs(a) && e->builtin ? e->size / 4 : 0;
     return clprim__launch_tile_state(l, tiles, words,
-                                     a->reduce ? reduce_carry_bytes(e) : e->size, 1, state,
+                                     carries_pairs(a) ? reduce_carry_bytes(e) : e->size, 1, state,
                                      generation);
 }
 
@@ -196,7 +207,7 @@ static clprim_status tile_bounds(clprim__launch *l, clprim__program *prog, const
 /* Refusals the launch layer cannot know of: algorithms, keys out, and the
  * segments sharing a buffer with an output at all (overlapping ranges are
  * the launch layer's). */
-static clprim_status check_call(clprim_context *ctx, const segment_args *a)
+static clprim_status check_call(clprim_context *ctx, const segment_args *a, clprim_repro *level)
 {
     const clprim_segments *s = a->s;
     if (!ctx->info.has_single_pass)
@@ -210,13 +221,12 @@ static clprim_status check_call(clprim_context *ctx, const segment_args *a)
                             "segmented %ss run in one pass: desc->algorithm must be AUTO%s",
                             a->reduce ? "reduce" : "scan",
                             a->reduce ? "" : " or DECOUPLED_LOOKBACK");
-    /* the segmented single pass has no anchored look-back yet (its segment
-     * heads publish data-dependent prefixes: lookback.clh) */
-    clprim_repro level;
+    /* RUN_TO_RUN: the anchored look-back over (count, value) pairs
+     * (segment_heads.clh); PORTABLE has no segmented kernels yet */
     const clprim_status st =
         clprim__repro_check(ctx, (clprim_repro)a->repro, a->type, a->op, a->custom,
-                            CLPRIM_REPRO_NONE, a->reduce ? "the segmented reduce"
-                                                         : "the segmented scan", &level);
+                            CLPRIM_REPRO_RUN_TO_RUN, a->reduce ? "the segmented reduce"
+                                                               : "the segmented scan", level);
     if (st != CLPRIM_SUCCESS)
         return st;
     if (a->keys_out && s->kind != CLPRIM_SEGMENTS_KEYS)
@@ -256,10 +266,18 @@ static unsigned loop_items(const clprim_context *ctx, const segment_args *a,
     return items >= vec ? items : 0;
 }
 
+/* Local memory of seg_single_pass: anchored, the pairwise tree's WG_SIZE
+ * pairs too (cl/segment.cl, canon; a pair at most elem + 8 rounded to 16). */
+static size_t single_pass_local(size_t wg, size_t items, size_t elem, int anchored)
+{
+    return SEG_LOCAL_BYTES(wg, items, elem) + (anchored ? wg * ((elem + 8 + 15) / 16 * 16) : 0);
+}
+
 /* One call, validated by the launch layer. */
 static clprim_status segment_body(clprim__launch *l, const void *args)
 {
-    const segment_args *a = args;
+    segment_args call = *(const segment_args *)args;
+    const segment_args *a = &call;
     const clprim_segments *s = a->s;
     clprim_context *ctx = l->ctx;
     const clprim__element *e = &l->elem;
@@ -279,9 +297,13 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     cl_mem state = NULL, bounds = NULL;
     cl_uint generation = 0, sflags;
     unsigned loop;
-    char *params, *transform = NULL;
-    clprim_status st = check_call(ctx, a);
+    char *params, *transform = NULL, *uncontracted = NULL;
+    clprim_repro level;
+    clprim_status st = check_call(ctx, a, &level);
 
+    /* RUN_TO_RUN: the one-tile-per-work-group pass with the anchored
+     * look-back (seg_loop publishes a tile's value folded out of order) */
+    call.anchored = st == CLPRIM_SUCCESS && level == CLPRIM_REPRO_RUN_TO_RUN;
     if (st == CLPRIM_SUCCESS)
         st = clprim__transform_params(ctx, a->tf, &transform);
     if (st == CLPRIM_SUCCESS && transform)
@@ -296,17 +318,30 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
                    ? clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8)
                    : CLPRIM_SUCCESS;
     }
-    loop = loop_items(ctx, a, e, &t, budget);
+    loop = a->anchored ? 0 : loop_items(ctx, a, e, &t, budget);
     if (loop) {
         t.items = loop;
         spec.bound_regs = s->kind == CLPRIM_SEGMENTS_KEYS ? t.loop_keys_max_regs : t.loop_max_regs;
         spec.bound_entry = spec.bound_regs ? "seg_loop" : NULL;
     }
-    while (!loop && t.items > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
+    while (!loop && t.items > 1 &&
+           single_pass_local((size_t)t.wg_size, t.items, e->size, a->anchored) > budget)
         t.items /= 2;
-    while (!loop && t.wg_size > 1 && SEG_LOCAL_BYTES((size_t)t.wg_size, t.items, e->size) > budget)
+    while (!loop && t.wg_size > 1 &&
+           single_pass_local((size_t)t.wg_size, t.items, e->size, a->anchored) > budget)
         t.wg_size /= 2;
-    params = segment_params(a, e, t.items, t.lookback_spins, loop != 0);
+    /* the tests' silent tiles: out of place only (lookback.clh) */
+    params = segment_params(a, e, t.items, t.lookback_spins, loop != 0,
+                            a->anchored ? (t.repro_anchor ? t.repro_anchor : 32u) : 0u,
+                            a->in != a->out &&
+                                clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SEGMENT_TEST_SILENT, 0));
+    /* anchored, a transform's rounding must not depend on where the
+     * compiler fused it (the tile's loads against the fallback's) */
+    if (params && a->anchored &&
+        !(spec.element = uncontracted = clprim__element_uncontracted(e->defines))) {
+        free(params);
+        params = NULL;
+    }
     if (params && transform) {
         char *both = clprim__format("%s%s", params, transform);
         free(params);
@@ -320,6 +355,7 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     spec.tuning = t.source;
     st = clprim__program_get(ctx, &spec, &prog);
     free(params);
+    free(uncontracted);
     if (st != CLPRIM_SUCCESS)
         return st;
     {

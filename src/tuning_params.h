@@ -83,7 +83,9 @@
     X(S, loop_max_regs, U, "CLPRIM_SEGMENT_LOOP_MAX_REGS", 0, 0,                                \
       "NVIDIA: registers the looping single pass is bounded to, flags and offsets (0: none)")   \
     X(S, loop_keys_max_regs, U, "CLPRIM_SEGMENT_LOOP_KEYS_MAX_REGS", 0, 0,                      \
-      "NVIDIA: the same for keys (0: the compiler's choice)")
+      "NVIDIA: the same for keys (0: the compiler's choice)")                                   \
+    X(S, repro_anchor, U, "CLPRIM_REPRO_ANCHOR", 0, 32,                                         \
+      "RUN_TO_RUN: tiles per anchor of the anchored look-back (0: 32)")
 
 #define CLPRIM__SAT_PARAMS(X, S)                                                                \
     X(S, wg_size, U, "CLPRIM_SAT_WG_SIZE", 0, 0,                                                \
@@ -204,6 +206,9 @@
       "`1`: sorts and top-k count positions in 64 bits at any n (tests)")                       \
     X(SAT_TEST_SILENT, "CLPRIM_SAT_TEST_SILENT",                                                \
       "`1`: strip 0 of a summed-area table never publishes, so every look-back takes the "     \
-      "fallback there (tests)")
+      "fallback there (tests)")                                                                 \
+    X(SEGMENT_TEST_SILENT, "CLPRIM_SEGMENT_TEST_SILENT",                                        \
+      "`1`: every third tile of a segmented scan or reduce out of place never publishes, so "  \
+      "the tiles after it take the fallback for it (RUN_TO_RUN: anchors recomputed too) (tests)")
 
 #endif /* CLPRIM_TUNING_PARAMS_H */

@@ -24,16 +24,23 @@
 static clprim_context *ctx;
 static clprim_device_info info;
 
-/* A context made with one environment knob set (read at creation). */
-static clprim_context *context_with(const char *knob, const char *value)
+/* A context made with environment knobs set (read at creation): name,
+ * value pairs, then NULL. */
+static clprim_context *context_knobs(const char *const *kv)
 {
     clprim_context *c = NULL;
-    if (knob)
-        setenv(knob, value, 1);
+    for (size_t k = 0; kv[k]; k += 2)
+        setenv(kv[k], kv[k + 1], 1);
     assert_int_equal(clprim_context_create(NULL, &c), CLPRIM_SUCCESS);
-    if (knob)
-        unsetenv(knob);
+    for (size_t k = 0; kv[k]; k += 2)
+        unsetenv(kv[k]);
     return c;
+}
+
+static clprim_context *context_with(const char *knob, const char *value)
+{
+    const char *const kv[] = {knob, value, NULL};
+    return context_knobs(kv);
 }
 
 /* n random values in [-0.7, 1.3) (the input) of a float type. */
@@ -549,6 +556,360 @@ static void test_portable_scan(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* ---- RUN_TO_RUN segmented scans and reduces ----
+ * On contexts with small tiles and anchors (knobs: SEG_WG work-items x
+ * SEG_ITEMS elements, an anchor every SEG_ANCHOR tiles), so that a few
+ * thousand elements cross many tiles and anchors; a twin polls once (the
+ * fallback wherever a predecessor is late), another has every third tile
+ * never publish (CLPRIM_SEGMENT_TEST_SILENT: the fallback for certain, and
+ * silent anchors recomputed from earlier ones). Every
+ * run's bits must equal the first's, and, where docs/algorithms.md's order
+ * alone fixes them, the host model's (clprim_ref_segmented_run_to_run):
+ * on CPUs runs are rarely timed differently, so the model is what lets a
+ * wrong order fail. Everything is also checked against the exact sums. */
+#define SEG_WG 32
+#define SEG_ITEMS 4
+#define SEG_ANCHOR 4
+static clprim_context *seg_ctx, *seg_fallback, *seg_silent;
+
+/* Where a case runs: the contexts of its runs (twice on the first, twice
+ * on the second, once on the third where there is one) and their tile
+ * geometry, which the model needs. */
+typedef struct seg_geom {
+    clprim_context *ctx[3];
+    size_t wg, items, anchor;
+} seg_geom;
+
+/* Head counts of n elements (heads[0] >= 1): segments of 1 to 20, 100 to
+ * 400 and 600 to 3000 elements (these span several anchors) mixed (layout
+ * 0), one segment (1), or (2) short ones mixed with ones that end in the
+ * first run of a small-context tile 1 to 12 tiles on (whose value takes the
+ * carry: the model knows its bits); `empty`: some positions start several segments
+ * (empty ones before them: offsets). */
+static unsigned *seg_heads(size_t n, int layout, int empty, uint64_t *seed)
+{
+    unsigned *h = calloc(n ? n : 1, sizeof *h);
+    assert_non_null(h);
+    for (size_t i = 0; i < n;) {
+        const uint64_t r = tu_rand(seed);
+        const size_t tile = SEG_WG * SEG_ITEMS,
+                     len = layout == 1   ? n
+                           : r % 3 == 0 ? 1 + r / 3 % 20
+                           : layout == 2 ? (i / tile + 1 + r / 3 % 12) * tile + 1 + r / 40 % 3 - i
+                           : r % 3 == 1 ? 100 + r / 3 % 301
+                                        : 600 + r / 3 % 2401;
+        h[i] = 1 + (empty && r % 7 == 0 ? (unsigned)(r / 7 % 3) : 0u);
+        i += len;
+    }
+    return h;
+}
+
+/* The exact segmented scan in long double, and a bound on any order's
+ * rounding there (as check_scan). */
+static int seg_close(clprim_type type, long double got, long double exact, long double mag)
+{
+    const long double eps = type == CLPRIM_TYPE_FLOAT ? 2e-4L : 1e-12L;
+    return fabsl(got - exact) <= eps * (mag + 1);
+}
+
+/* how a case folds: the built-in sum, the caller's operator (a float sum
+ * it cannot declare associative), or the sum through a transform x * 2 (exact:
+ * the model sums the doubled values) */
+enum { SEG_SUM, SEG_CUSTOM, SEG_TRANSFORM };
+
+typedef struct seg_case {
+    clprim_segments_kind kind;
+    int reduce, exclusive, via, layout;
+    clprim_type type;
+    size_t n;
+} seg_case;
+
+/* One call through the host helpers (the scan in place on the device; the
+ * reduce out of place), or a scan out of place between device buffers
+ * (segs_bytes of segments); for a reduce out holds the segments' values
+ * (count of them in *count, keys to keys_out). */
+static void seg_once(clprim_context *c, const seg_case *k, clprim_operator *op, const void *segs,
+                     size_t segs_bytes, const clprim_segments *sd, const void *in, void *out,
+                     void *keys_out, size_t *count, int out_of_place)
+{
+    const size_t e = clprim_type_size(k->type);
+    const clprim_transform tf = {k->type, k->type == CLPRIM_TYPE_FLOAT ? "x * 2.0f" : "x * 2.0"};
+    const clprim_transform *t = k->via == SEG_TRANSFORM ? &tf : NULL;
+    memset(out, 0xA5, k->n * e + 1);
+    if (out_of_place && !k->reduce) {
+        const clprim_scan_desc d = {op ? 0 : k->type, CLPRIM_OP_SUM, k->exclusive,
+                                    CLPRIM_SCAN_AUTO, op, t, CLPRIM_REPRO_RUN_TO_RUN};
+        clprim_segments dev = *sd;
+        cl_mem a = tu_buffer(c, k->n * e, in, CL_MEM_READ_ONLY),
+               b = tu_buffer(c, k->n * e, out, CL_MEM_READ_WRITE),
+               g = tu_buffer(c, segs_bytes, segs, CL_MEM_READ_ONLY);
+        dev.mem = g;
+        assert_int_equal(clprim_segmented_scan(c, NULL, &d, &dev, a, 0, b, 0, k->n, 0, NULL, NULL),
+                         CLPRIM_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(clprim_context_queue(c), b, CL_TRUE, 0, k->n * e,
+                                             out, 0, NULL, NULL),
+                         CL_SUCCESS);
+        clReleaseMemObject(a);
+        clReleaseMemObject(b);
+        clReleaseMemObject(g);
+        *count = k->n;
+    } else if (k->reduce) {
+        const clprim_reduce_desc d = {op ? 0 : k->type, CLPRIM_OP_SUM, CLPRIM_REDUCE_AUTO, op,
+                                      t, CLPRIM_REPRO_RUN_TO_RUN};
+        assert_int_equal(clprim_segmented_reduce_host(c, &d, sd, segs, in, k->n, out, keys_out,
+                                                      count),
+                         CLPRIM_SUCCESS);
+    } else {
+        const clprim_scan_desc d = {op ? 0 : k->type, CLPRIM_OP_SUM, k->exclusive,
+                                    CLPRIM_SCAN_AUTO, op, t, CLPRIM_REPRO_RUN_TO_RUN};
+        assert_int_equal(clprim_segmented_scan_host(c, &d, sd, segs, in, out, k->n),
+                         CLPRIM_SUCCESS);
+        *count = k->n;
+    }
+}
+
+/* Checks a result against the model where it knows the bits, and against
+ * the exact sums everywhere; returns the failures (printed). */
+static size_t seg_check(const seg_case *k, const seg_geom *g, const char *what, const void *in,
+                        const unsigned *h,
+                        const void *model, const unsigned char *known, const void *got,
+                        size_t count, const cl_int *keys, const cl_int *keys_got)
+{
+    const size_t e = clprim_type_size(k->type);
+    size_t failures = 0, rank = 0, known_n = 0, checked = 0;
+    long double sum = 0, mag = 0;
+    for (size_t i = 0; i < k->n && failures < 5; ++i) {
+        const long double x = value_at(k->type, in, i);
+        if (h[i]) {
+            /* a reduce: the empty segments before this one hold the identity */
+            for (unsigned z = 1; k->reduce && z < h[i] && rank < count; ++z, ++rank)
+                if (value_at(k->type, got, rank) != 0 || signbit((double)value_at(k->type, got, rank))) {
+                    print_error("%s: empty segment %zu holds %.17Lg\n", what, rank,
+                                value_at(k->type, got, rank));
+                    ++failures;
+                }
+            sum = mag = 0;
+        }
+        /* what element i should show: its inclusive value, the one before
+         * it (exclusive), or at a segment's end its segment's (reduce) */
+        const int end = i + 1 == k->n || h[i + 1];
+        size_t at = i;
+        int exact_known = known[i];
+        long double exact = sum + x, bound = mag + fabsl(x);
+        const unsigned char *want = (const unsigned char *)model + i * e;
+        unsigned char zero[8] = {0};
+        if (k->exclusive) {
+            exact = sum;
+            bound = mag;
+            exact_known = h[i] || (i % g->items != 0 && known[i - 1]);
+            want = h[i] ? zero : (const unsigned char *)model + (i - 1) * e;
+        }
+        if (k->reduce) {
+            at = rank;
+            if (!end) {
+                exact_known = 0;
+                at = SIZE_MAX;
+            } else if (rank >= count) {
+                print_error("%s: %zu segments reported, segment %zu ends at %zu\n", what, count,
+                            rank, i);
+                return failures + 1;
+            } else if (keys && keys_got[rank] != keys[i]) {
+                print_error("%s: keys_out[%zu] = %d, not %d\n", what, rank, keys_got[rank],
+                            keys[i]);
+                ++failures;
+            }
+        }
+        if (at != SIZE_MAX) {
+            const unsigned char *g = (const unsigned char *)got + at * e;
+            known_n += exact_known;
+            ++checked;
+            if (exact_known && memcmp(g, want, e)) {
+                print_error("%s: element %zu (out[%zu]) = %.17Lg, the fixed order gives %.17Lg\n",
+                            what, i, at, value_at(k->type, g, 0), value_at(k->type, want, 0));
+                ++failures;
+            } else if (!seg_close(k->type, value_at(k->type, g, 0), exact, bound)) {
+                print_error("%s: element %zu (out[%zu]) = %.17Lg, the sum is %.17Lg\n", what, i,
+                            at, value_at(k->type, g, 0), exact);
+                ++failures;
+            }
+            rank += k->reduce;
+        }
+        sum += x;
+        mag += fabsl(x);
+    }
+    if (!failures && k->reduce && rank != count) {
+        print_error("%s: %zu segments reported, %zu found\n", what, count, rank);
+        ++failures;
+    }
+    print_message("# %s: %zu of %zu values bit-checked against the model\n", what, known_n,
+                  checked);
+    if (!failures && checked >= 16 && known_n == 0) {
+        print_error("%s: the model fixed no element's bits\n", what);
+        ++failures;
+    }
+    return failures;
+}
+
+static size_t seg_run_case(const seg_case *k, const seg_geom *g, uint64_t *seed)
+{
+    static const char *const kinds[] = {"flags", "uint32 flags", "keys", "offsets"};
+    const size_t n = k->n, e = clprim_type_size(k->type);
+    const clprim_operator_desc od = {.type = "float", .combine = "a + b", .identity = "0.0f",
+                                     .size = sizeof(float)};
+    clprim_operator *ops[3] = {NULL, NULL, NULL};
+    unsigned *h = seg_heads(n, k->layout, k->kind == CLPRIM_SEGMENTS_OFFSETS, seed);
+    void *in = random_floats(k->type, n, tu_rand(seed)), *sums = malloc(n * e + 1);
+    void *model = malloc(n * e + 1), *runs[5];
+    unsigned char *known = malloc(n + 1), *flags = malloc(n + 1);
+    cl_int *keys = malloc((n + 1) * sizeof *keys), *keys_got[5];
+    cl_uint *offs = malloc((2 * n + 4) * sizeof *offs);
+    clprim_segments sd = {k->kind, NULL, 0, 0, NULL, 0};
+    const void *segs = flags;
+    size_t failures = 0, counts[5], segs_bytes = n;
+    char what[200];
+    assert_true(model && known && flags && keys && offs);
+    for (size_t i = 0, key = tu_rand(seed) % 1000; i < n; ++i) {
+        flags[i] = h[i] ? (unsigned char)(1 + tu_rand(seed) % 255) : 0;
+        key += h[i] ? 1 + tu_rand(seed) % 3 : 0;
+        keys[i] = (cl_int)key;
+        for (unsigned z = 0; z < h[i]; ++z)
+            offs[sd.num_segments++] = (cl_uint)i;
+    }
+    if (k->kind == CLPRIM_SEGMENTS_KEYS) {
+        sd.type = CLPRIM_TYPE_INT32;
+        segs = keys;
+        segs_bytes = n * sizeof *keys;
+        sd.num_segments = 0;
+    } else if (k->kind == CLPRIM_SEGMENTS_OFFSETS) {
+        sd.type = CLPRIM_TYPE_UINT32;
+        offs[sd.num_segments] = (cl_uint)n;
+        segs = offs;
+        segs_bytes = (sd.num_segments + 1) * sizeof *offs;
+    } else if (k->kind == CLPRIM_SEGMENTS_FLAGS_U32) { /* offs reused for the flag words */
+        for (size_t i = 0; i < n; ++i)
+            offs[i] = h[i] ? (cl_uint)(tu_rand(seed) >> 33) | 0x100u : 0u;
+        segs = offs;
+        segs_bytes = n * sizeof *offs;
+        sd.num_segments = 0;
+    } else {
+        sd.num_segments = 0;
+    }
+    snprintf(what, sizeof what, "run-to-run %s segmented %s by %s n=%zu%s%s", clprim_type_name(k->type),
+             k->reduce ? "reduce" : k->exclusive ? "exclusive scan" : "scan", kinds[k->kind], n,
+             k->via == SEG_CUSTOM ? " (custom operator)" : k->via == SEG_TRANSFORM ? " of x * 2" : "",
+             k->layout == 1 ? " one segment" : k->layout == 2 ? " ends after tile starts" : "");
+    /* what is summed: x, or x * 2 through the transform (exact) */
+    assert_non_null(sums);
+    for (size_t i = 0; i < n; ++i)
+        if (k->type == CLPRIM_TYPE_FLOAT)
+            ((float *)sums)[i] = ((const float *)in)[i] * (k->via == SEG_TRANSFORM ? 2.0f : 1.0f);
+        else
+            ((double *)sums)[i] = ((const double *)in)[i] * (k->via == SEG_TRANSFORM ? 2.0 : 1.0);
+    if (k->via == SEG_CUSTOM) {
+        for (int c = 0; c < 3; ++c)
+            assert_true(!g->ctx[c] ||
+                        clprim_operator_create(g->ctx[c], &od, &ops[c]) == CLPRIM_SUCCESS);
+    }
+    assert_int_equal(clprim_ref_segmented_run_to_run(k->type, sums, h, n, g->wg, g->items,
+                                                     g->anchor, model, known),
+                     0);
+    for (int r = 0; r < 5; ++r) {
+        /* twice on the first context (a scan in place, then out of place),
+         * twice on the second (one poll), once on the third (silent tiles:
+         * out of place, as the switch needs) */
+        const int c = r < 2 ? 0 : r < 4 ? 1 : 2;
+        runs[r] = malloc(n * e + 1);
+        keys_got[r] = malloc((n + 1) * sizeof(cl_int));
+        assert_true(runs[r] && keys_got[r]);
+        if (!g->ctx[c]) {
+            counts[r] = counts[0];
+            memcpy(runs[r], runs[0], counts[0] * e);
+            continue;
+        }
+        seg_once(g->ctx[c], k, ops[c], segs, segs_bytes, &sd, in, runs[r],
+                 k->kind == CLPRIM_SEGMENTS_KEYS ? keys_got[r] : NULL, &counts[r],
+                 r % 2 == 1 || r == 4);
+        if (r == 0)
+            failures += seg_check(k, g, what, sums, h, model, known, runs[0], counts[0],
+                                  k->reduce && k->kind == CLPRIM_SEGMENTS_KEYS ? keys : NULL,
+                                  keys_got[0]);
+        else if (counts[r] != counts[0] || memcmp(runs[r], runs[0], counts[0] * e)) {
+            size_t i = 0;
+            while (i < counts[0] && !memcmp((char *)runs[0] + i * e, (char *)runs[r] + i * e, e))
+                ++i;
+            print_error("%s: run %d (%s) differs from the first at %zu\n", what, r,
+                        r == 1 ? "again" : r < 4 ? "one poll" : "silent tiles", i);
+            ++failures;
+        }
+    }
+    for (int r = 0; r < 5; ++r) {
+        free(runs[r]);
+        free(keys_got[r]);
+    }
+    for (int c = 0; c < 3; ++c)
+        clprim_operator_release(ops[c]);
+    free(h);
+    free(in);
+    free(sums);
+    free(model);
+    free(known);
+    free(flags);
+    free(keys);
+    free(offs);
+    return failures;
+}
+
+static void test_run_to_run_segmented(void **state)
+{
+    uint64_t seed = tu_seed() ^ 0x5e6;
+    size_t failures = 0;
+    (void)state;
+    if (!info.has_single_pass)
+        skip();
+    /* float: every kind, scan and reduce; one segment over everything (the
+     * anchors' chain alone); the caller's operator; double where the
+     * device has it */
+    static const seg_case cases[] = {
+        {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 40009},
+        {CLPRIM_SEGMENTS_FLAGS_U8, 0, 1, 0, 0, CLPRIM_TYPE_FLOAT, 5003},
+        {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 1, CLPRIM_TYPE_FLOAT, 20011},
+        {CLPRIM_SEGMENTS_KEYS, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 30001},
+        {CLPRIM_SEGMENTS_OFFSETS, 0, 1, 0, 0, CLPRIM_TYPE_FLOAT, 30011},
+        {CLPRIM_SEGMENTS_FLAGS_U8, 1, 0, 0, 2, CLPRIM_TYPE_FLOAT, 40013},
+        {CLPRIM_SEGMENTS_KEYS, 1, 0, 0, 0, CLPRIM_TYPE_FLOAT, 30029},
+        {CLPRIM_SEGMENTS_KEYS, 1, 0, 0, 2, CLPRIM_TYPE_FLOAT, 30031},
+        {CLPRIM_SEGMENTS_KEYS, 1, 0, 0, 1, CLPRIM_TYPE_FLOAT, 9001},
+        {CLPRIM_SEGMENTS_OFFSETS, 1, 0, 0, 2, CLPRIM_TYPE_FLOAT, 30047},
+        {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 1, 0, CLPRIM_TYPE_FLOAT, 20021},
+        {CLPRIM_SEGMENTS_KEYS, 1, 0, 1, 2, CLPRIM_TYPE_FLOAT, 20023},
+        {CLPRIM_SEGMENTS_KEYS, 0, 0, 2, 0, CLPRIM_TYPE_FLOAT, 20047},
+        {CLPRIM_SEGMENTS_FLAGS_U32, 1, 0, 0, 2, CLPRIM_TYPE_FLOAT, 20051},
+        {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_DOUBLE, 30059},
+        {CLPRIM_SEGMENTS_OFFSETS, 1, 0, 0, 2, CLPRIM_TYPE_DOUBLE, 20029},
+        {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 1},
+        {CLPRIM_SEGMENTS_KEYS, 1, 0, 0, 0, CLPRIM_TYPE_FLOAT, 127},
+    };
+    const seg_geom small = {{seg_ctx, seg_fallback, seg_silent}, SEG_WG, SEG_ITEMS, SEG_ANCHOR};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        if (cases[c].type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        failures += seg_run_case(&cases[c], &small, &seed);
+    }
+    /* the device's own row (an anchor every 32 tiles unless it says
+     * otherwise: the whole window folded), the model's tile read from it */
+    {
+        const seg_case big = {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 200003};
+        char row[512];
+        size_t anchor;
+        assert_true(clprim_context_tuning(ctx, "segment", 4, big.n, row, sizeof row) > 0);
+        anchor = tu_row_value(row, "repro_anchor");
+        const seg_geom own = {{ctx, fallback, NULL}, tu_row_value(row, "wg_size"),
+                              tu_row_value(row, "items"), anchor ? anchor : 32};
+        failures += seg_run_case(&big, &own, &seed);
+    }
+    assert_int_equal(failures, 0);
+}
+
 /* What is not implemented is refused, naming the field; exact elements take
  * every level. */
 static void test_levels(void **state)
@@ -589,14 +950,15 @@ static void test_levels(void **state)
                               CLPRIM_REPRO_PORTABLE};
     assert_int_equal(clprim_reduce_host(ctx, &rd, ints, n, &isum), CLPRIM_SUCCESS);
     assert_int_equal(isum, acc);
-    /* the segmented single pass has no anchored walk yet */
+    /* the segmented calls have no portable kernels yet (RUN_TO_RUN:
+     * test_run_to_run_segmented) */
     if (info.has_single_pass) {
         d.type = CLPRIM_TYPE_FLOAT;
-        d.repro = CLPRIM_REPRO_RUN_TO_RUN;
+        d.repro = CLPRIM_REPRO_PORTABLE;
         flags[0] = flags[n / 2] = 1;
         assert_int_equal(tu_refused(ctx, clprim_segmented_scan_host(ctx, &d, &seg, flags, in, out,
                                                                     n),
-                                    CLPRIM_UNSUPPORTED, "desc->repro run-to-run"), 0);
+                                    CLPRIM_UNSUPPORTED, "desc->repro portable"), 0);
     }
     /* the multi-device calls: RUN_TO_RUN reaches the parts (PORTABLE:
      * test_portable_multi) */
@@ -672,7 +1034,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels), cmocka_unit_test(test_run_to_run_scan),
-        cmocka_unit_test(test_run_to_run_custom),
+        cmocka_unit_test(test_run_to_run_custom), cmocka_unit_test(test_run_to_run_segmented),
         cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce),
         cmocka_unit_test(test_portable_scan), cmocka_unit_test(test_portable_multi),
         cmocka_unit_test(test_portable_sat), cmocka_unit_test(test_portable_tiles)};
@@ -680,7 +1042,28 @@ int main(void)
     ctx = tu_context();
     assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);
     fallback = context_with("CLPRIM_LOOKBACK_SPINS", "1");
+    {
+        const char *const small[] = {"CLPRIM_SEGMENT_WG_SIZE", "32", "CLPRIM_SEGMENT_ITEMS", "4",
+                                     "CLPRIM_REPRO_ANCHOR", "4", NULL, NULL, NULL};
+        const char *const polls[] = {"CLPRIM_SEGMENT_WG_SIZE", "32", "CLPRIM_SEGMENT_ITEMS", "4",
+                                     "CLPRIM_REPRO_ANCHOR", "4", "CLPRIM_LOOKBACK_SPINS", "1", NULL};
+        const char *const silent[] = {"CLPRIM_SEGMENT_WG_SIZE", "32", "CLPRIM_SEGMENT_ITEMS", "4",
+                                      "CLPRIM_REPRO_ANCHOR", "4", "CLPRIM_SEGMENT_TEST_SILENT", "1",
+                                      NULL};
+        char row[512];
+        seg_ctx = context_knobs(small);
+        seg_fallback = context_knobs(polls);
+        seg_silent = context_knobs(silent);
+        /* the model's tile: the knobs must have reached the segment row */
+        assert_true(clprim_context_tuning(seg_ctx, "segment", 4, 1000, row, sizeof row) > 0);
+        assert_int_equal(tu_row_value(row, "wg_size"), SEG_WG);
+        assert_int_equal(tu_row_value(row, "items"), SEG_ITEMS);
+        assert_int_equal(tu_row_value(row, "repro_anchor"), SEG_ANCHOR);
+    }
     failed = cmocka_run_group_tests(tests, NULL, NULL);
+    clprim_context_release(seg_ctx);
+    clprim_context_release(seg_fallback);
+    clprim_context_release(seg_silent);
     clprim_context_release(fallback);
     clprim_context_release(ctx);
     return failed;

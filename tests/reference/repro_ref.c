@@ -152,3 +152,112 @@ int clprim_ref_sat_portable(clprim_type type, int exclusive, const void *in, siz
         sat_serial_double(in, w, h, pitch, (double *)(void *)o);
     return 0;
 }
+
+/* ---- RUN_TO_RUN segmented calls (docs/algorithms.md) ----
+ * Evaluated in double and rounded to the element after every step: for a
+ * sum of two floats that gives the float sum's bits (double has more than
+ * 2 * 24 + 2 bits, so the second rounding never changes the first's). */
+
+/* (heads, value), combined as the lifted operator does */
+typedef struct seg_ref_pair {
+    double v;
+    size_t c;
+} seg_ref_pair;
+
+static double seg_ref_round(int is_float, double x)
+{
+    return is_float ? (double)(float)x : x;
+}
+
+static seg_ref_pair seg_ref_combine(int f, seg_ref_pair a, seg_ref_pair b)
+{
+    seg_ref_pair r;
+    r.c = a.c + b.c;
+    r.v = b.c ? b.v : seg_ref_round(f, a.v + b.v);
+    return r;
+}
+
+/* The pairwise tree over m pairs (level d: each at a multiple of 2d with
+ * the one d after it), in place; the fold in p[0]. */
+static seg_ref_pair seg_ref_pairwise(int f, seg_ref_pair *p, size_t m)
+{
+    for (size_t d = 1; d < m; d <<= 1)
+        for (size_t i = 0; i + d < m; i += 2 * d)
+            p[i] = seg_ref_combine(f, p[i], p[i + d]);
+    return p[0];
+}
+
+int clprim_ref_segmented_run_to_run(clprim_type type, const void *x, const unsigned *heads,
+                                    size_t n, size_t wg, size_t items, size_t anchor,
+                                    void *incl, unsigned char *known)
+{
+    const int f = type == CLPRIM_TYPE_FLOAT;
+    const size_t tile = wg * items, tiles = n ? (n + tile - 1) / tile : 0;
+    const seg_ref_pair id = {0.0, 0};
+    seg_ref_pair *own = malloc((tiles + 1) * sizeof *own), *prefix = malloc((tiles + 1) * sizeof *prefix),
+                 *runs = malloc(wg * sizeof *runs), lanes[32];
+    double *carried = malloc((tiles + 1) * sizeof *carried);
+    int st = -1;
+#define SEG_REF_X(i) (f ? (double)((const float *)x)[i] : ((const double *)x)[i])
+    if (!own || !prefix || !runs || !carried || (!f && type != CLPRIM_TYPE_DOUBLE) || !wg ||
+        !items || !anchor || anchor > 32)
+        goto done;
+    /* each tile's own pair: runs of items elements in order, then the tree */
+    for (size_t t = 0; t < tiles; ++t) {
+        for (size_t o = 0; o < wg; ++o) {
+            seg_ref_pair acc = id;
+            for (size_t j = 0; j < items; ++j) {
+                const size_t i = t * tile + o * items + j;
+                if (i < n)
+                    acc = seg_ref_combine(f, acc, (seg_ref_pair){SEG_REF_X(i), heads[i]});
+            }
+            runs[o] = acc;
+        }
+        own[t] = seg_ref_pairwise(f, runs, wg);
+    }
+    /* the anchored walk: tile t's window of 32 (lane i: tile t - 32 + i),
+     * the anchor a before it holding its PREFIX, the tiles after a their
+     * own pairs, the identity below; anchors' PREFIX = before, own */
+    for (size_t t = 0; t < tiles; ++t) {
+        seg_ref_pair before = id;
+        if (t > 0) {
+            const long a = (long)(t - t % anchor) - 1;
+            for (long i = 0; i < 32; ++i) {
+                const long p = (long)t - 32 + i;
+                lanes[i] = p < a ? id : p == a ? (a < 0 ? id : prefix[a]) : own[p];
+            }
+            before = seg_ref_pairwise(f, lanes, 32);
+        }
+        prefix[t] = seg_ref_combine(f, before, own[t]);
+        carried[t] = before.v;
+    }
+    /* each element's inclusive value where the order above fixes it: in
+     * the first run of a tile (after the carry), or at or after a head in
+     * its run (the run alone); elsewhere the work-group's scan tree decides
+     * (the SIMD form's), known[i] = 0 */
+    for (size_t i = 0; i < n; ++i) {
+        const size_t t = i / tile, o = i % tile / items, first = t * tile + o * items;
+        size_t h = i + 1;
+        for (size_t k = first; k <= i; ++k)
+            if (heads[k])
+                h = k;
+        known[i] = h <= i || o == 0;
+        double v = h <= i ? SEG_REF_X(h) : seg_ref_round(f, 0.0 + SEG_REF_X(first));
+        for (size_t k = (h <= i ? h : first) + 1; k <= i; ++k)
+            v = seg_ref_round(f, v + SEG_REF_X(k));
+        if (h > i) /* the carry: OP(carried, the group scan's identity), then OP(left, run) */
+            v = seg_ref_round(f, seg_ref_round(f, carried[t] + 0.0) + v);
+        if (f)
+            ((float *)incl)[i] = (float)v;
+        else
+            ((double *)incl)[i] = v;
+    }
+    st = 0;
+done:
+#undef SEG_REF_X
+    free(own);
+    free(prefix);
+    free(runs);
+    free(carried);
+    return st;
+}
