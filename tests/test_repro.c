@@ -670,6 +670,13 @@ static void seg_once(clprim_context *c, const seg_case *k, clprim_operator *op, 
 
 /* Checks a result against the model where it knows the bits, and against
  * the exact sums everywhere; returns the failures (printed). */
+/* Values the model fixed, over every case, of scans [0] and reduces [1]:
+ * a case of long segments may hold none (a reduce's value is fixed only
+ * where its segment ends in the first run of a tile, 1 in 32 on the small
+ * contexts: 31 segments, none fixed, in 37% of seeds), so only the whole
+ * test must check some of each. */
+static size_t seg_known[2];
+
 static size_t seg_check(const seg_case *k, const seg_geom *g, const char *what, const void *in,
                         const unsigned *h,
                         const void *model, const unsigned char *known, const void *got,
@@ -743,10 +750,7 @@ static size_t seg_check(const seg_case *k, const seg_geom *g, const char *what, 
     }
     print_message("# %s: %zu of %zu values bit-checked against the model\n", what, known_n,
                   checked);
-    if (!failures && checked >= 16 && known_n == 0) {
-        print_error("%s: the model fixed no element's bits\n", what);
-        ++failures;
-    }
+    seg_known[k->reduce != 0] += known_n;
     return failures;
 }
 
@@ -906,6 +910,11 @@ static void test_run_to_run_segmented(void **state)
         const seg_geom own = {{ctx, fallback, NULL}, tu_row_value(row, "wg_size"),
                               tu_row_value(row, "items"), anchor ? anchor : 32};
         failures += seg_run_case(&big, &own, &seed);
+    }
+    if (!seg_known[0] || !seg_known[1]) {
+        print_error("the model fixed no value's bits in any segmented %s\n",
+                    seg_known[0] ? "reduce" : "scan");
+        ++failures;
     }
     assert_int_equal(failures, 0);
 }
