@@ -40,11 +40,14 @@ static void cut(uint64_t *s, size_t total, size_t *start, size_t *n)
     }
 }
 
+/* A buffer holding src's bytes; none (an empty part, whose src may point
+ * just past its array): a byte, not copied from src. */
 static cl_mem device_copy(const void *src, size_t bytes)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(clprim_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                              bytes ? bytes : 1, (void *)src, &err);
+    cl_mem m = clCreateBuffer(clprim_context_cl_context(ctx),
+                              CL_MEM_READ_WRITE | (bytes ? CL_MEM_COPY_HOST_PTR : 0),
+                              bytes ? bytes : 1, bytes ? (void *)src : NULL, &err);
     if (err != CL_SUCCESS) {
         printf("rank %d: clCreateBuffer failed\n", rank);
         MPI_Abort(MPI_COMM_WORLD, 1);

@@ -159,11 +159,14 @@ static void split_release(split *sp)
     memset(sp, 0, sizeof *sp);
 }
 
+/* A buffer holding src's bytes; none (an empty part, whose src may point
+ * just past its array): a byte, not copied from src. */
 static cl_mem device_copy(clprim_context *c, const void *src, size_t bytes)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(clprim_context_cl_context(c), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                              bytes ? bytes : 1, (void *)src, &err);
+    cl_mem m = clCreateBuffer(clprim_context_cl_context(c),
+                              CL_MEM_READ_WRITE | (bytes ? CL_MEM_COPY_HOST_PTR : 0),
+                              bytes ? bytes : 1, bytes ? (void *)src : NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
     return m;
 }
