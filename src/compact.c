@@ -248,15 +248,11 @@ static clprim_status three_pass(clprim__launch *l, clprim__program *prog, const 
 }
 
 /* CHUNKED, the CPU form: each chunk's kept count, then each chunk written
- * from the count before it (chunks work-groups of one work-item; at least
- * COMPACT_CHUNK_MIN elements a chunk). */
-#define COMPACT_CHUNK_MIN 4096u
+ * from the count before it (chunks work-groups of one work-item). */
 static clprim_status chunked(clprim__launch *l, clprim__program *prog, const compact_args *a,
                              const kernel_in *k, int mode, const clprim__compact_tuning *t)
 {
-    const size_t most = (size_t)l->ctx->info.compute_units * (t->chunks_per_cu ? t->chunks_per_cu : 4);
-    const size_t want = (size_t)(k->n + COMPACT_CHUNK_MIN - 1) / COMPACT_CHUNK_MIN;
-    const size_t chunks = want < most ? want : most ? most : 1;
+    const size_t chunks = clprim__chunks(&l->ctx->info, t->chunks_per_cu, (size_t)k->n);
     const cl_ulong indices_off = a->d->indices_off, lengths_off = a->lengths_off,
                    count_off = a->count_off;
     cl_mem indices = mode == COMPACT_SELECT ? a->d->indices : NULL, counts;

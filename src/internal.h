@@ -180,6 +180,13 @@ typedef struct clprim__row_match {
  * size class before the row of any n). */
 size_t clprim__tuning_row(const clprim_device_info *d, size_t elem_size, size_t n,
                           const void *rows, size_t count, size_t stride);
+/* CHUNKED, the CPU forms (cl/common/chunk.clh): how many chunks, one
+ * work-item each, n elements are cut into: a row's chunks_per_cu per
+ * compute unit (0: 4), but no chunk below CLPRIM__CHUNK_MIN elements (a
+ * small n is one chunk: one work-item's loop beats a launch per few
+ * elements); at least 1. */
+#define CLPRIM__CHUNK_MIN 4096u
+size_t clprim__chunks(const clprim_device_info *d, unsigned chunks_per_cu, size_t n);
 /* t = the `.t` of the row of rows (a primitive's table: {match, t} each) for
  * ctx's device, elem_size and n, with the context's tuning file's row of
  * `primitive` set over it: what every primitive's tuning function starts

@@ -22,20 +22,13 @@ static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_ + 1] = {
     [CLPRIM_REDUCE_CHUNKED] = "reduce_chunk",
 };
 
-/* CHUNKED: the fewest elements a chunk takes (a small n is one chunk, and
- * the chunks' totals one chunk below) */
-#define REDUCE_CHUNK_MIN 4096u
-
 /* Work-groups of one level over n elements. */
 static size_t level_groups(clprim_reduce_algorithm a, const clprim__reduce_tuning *t,
                            const clprim_device_info *d, size_t n, const clprim__element *e)
 {
     size_t per, groups, most;
-    if (a == CLPRIM_REDUCE_CHUNKED) { /* a few chunks per compute unit */
-        groups = n ? (n + REDUCE_CHUNK_MIN - 1) / REDUCE_CHUNK_MIN : 1;
-        most = (size_t)d->compute_units * (t->chunks_per_cu ? t->chunks_per_cu : 4);
-        return groups < most ? groups : most ? most : 1;
-    }
+    if (a == CLPRIM_REDUCE_CHUNKED) /* the chunks' totals: one chunk below */
+        return clprim__chunks(d, t->chunks_per_cu, n);
     if (a != CLPRIM_REDUCE_FAST) {
         per = (size_t)a == PORTABLE_LEVELS ? PORTABLE_TILE : 2 * (size_t)t->wg_size;
         return n ? (n + per - 1) / per : 1;

@@ -30,11 +30,6 @@ static const char *const tile_kernels[CLPRIM_SCAN_ALGORITHM_COUNT_] = {
     [CLPRIM_SCAN_CHUNKED] = "scan_chunk",
 };
 
-/* CHUNKED: the fewest elements a chunk takes, so that a small n is one
- * chunk (one work-item's loop beats a launch per few elements) and the
- * chunks' totals are always one chunk below */
-#define SCAN_CHUNK_MIN 4096u
-
 static int is_single_pass(clprim_scan_algorithm a)
 {
     return a == CLPRIM_SCAN_DOMINO || a == CLPRIM_SCAN_DECOUPLED_LOOKBACK;
@@ -475,11 +470,12 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     r.wg = t.wg_size;
     r.tile = tile_size(algo, &t);
     r.reduce_kernel = "scan_reduce";
-    if (algo == CLPRIM_SCAN_CHUNKED) { /* one work-item per chunk, chunks_per_cu per unit */
-        const size_t chunks = (size_t)ctx->info.compute_units * (t.chunks_per_cu ? t.chunks_per_cu : 4);
+    if (algo == CLPRIM_SCAN_CHUNKED) { /* one work-item per chunk; the chunks'
+                                          * totals are one chunk below */
+        const size_t chunks = clprim__chunks(&ctx->info, t.chunks_per_cu, n);
         r.wg = 1;
         r.tile = n / chunks + (n % chunks != 0);
-        r.tile = r.tile < SCAN_CHUNK_MIN ? SCAN_CHUNK_MIN : r.tile;
+        r.tile = r.tile < CLPRIM__CHUNK_MIN ? CLPRIM__CHUNK_MIN : r.tile;
         r.reduce_kernel = "scan_chunk_reduce";
     }
     /* levels of one-element tiles never get shorter (a device with 2 KiB

@@ -17,8 +17,6 @@
 
 
 #define MAX_VALUE_BYTES 64
-/* CHUNKED: the fewest keys a chunk takes (a small n is one chunk) */
-#define SORT_CHUNK_MIN 4096u
 /* where a caller's scratch places each part */
 #define SCRATCH_ALIGN 256
 
@@ -78,14 +76,6 @@ typedef struct sort_memory {
     size_t tiles, passes;
 } sort_memory;
 
-/* CHUNKED: the chunks of n keys, chunks_per_cu per compute unit, each at
- * least SORT_CHUNK_MIN keys */
-static size_t sort_chunks(const clprim_context *ctx, const clprim__sort_plan *p, size_t n)
-{
-    const size_t most = (size_t)ctx->info.compute_units * (p->t.chunks_per_cu ? p->t.chunks_per_cu : 4);
-    const size_t want = n / SORT_CHUNK_MIN + (n % SORT_CHUNK_MIN != 0);
-    return want < 1 ? 1 : want < most ? want : most;
-}
 
 static sort_memory memory_of(const clprim__sort_keys *f, size_t value_size, size_t n, size_t tile,
                              int bitonic, size_t chunks)
@@ -466,7 +456,7 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     clprim_context *ctx = l->ctx;
     const size_t vs = d->value_size;
     region tk = {NULL, 0}, tv = {NULL, 0}, hist = {NULL, 0}, state = {NULL, 0};
-    size_t used = 0, passes;
+    size_t used = 0, passes, chunks;
     clprim__program *prog;
     unsigned wg, tile;
     int in_place, keys_in_place, values_in_place;
@@ -519,8 +509,9 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     }
     if (a->n == 0)
         return CLPRIM_SUCCESS;
-    m = memory_of(&f, vs, a->n, tile, p.algo == CLPRIM_SORT_TILE_BITONIC,
-                  p.algo == CLPRIM_SORT_CHUNKED ? sort_chunks(ctx, &p, a->n) : 0);
+    chunks = p.algo == CLPRIM_SORT_CHUNKED ? clprim__chunks(&ctx->info, p.t.chunks_per_cu, a->n)
+                                           : 0;
+    m = memory_of(&f, vs, a->n, tile, p.algo == CLPRIM_SORT_TILE_BITONIC, chunks);
     if (d->scratch && d->scratch_size < scratch_bytes(&m, vs))
         return clprim__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                             "desc->scratch_size %zu is below the %zu bytes this sort needs "
@@ -576,7 +567,7 @@ static clprim_status sort_body(clprim__launch *l, const void *args)
     if (p.algo == CLPRIM_SORT_TILE_BITONIC)
         return tile_bitonic(l, prog, a, &f, hist, x, wg, tile, p.btile);
     if (p.algo == CLPRIM_SORT_CHUNKED)
-        return chunked(l, prog, a, &f, &m, tk, tv, hist, x, sort_chunks(ctx, &p, a->n));
+        return chunked(l, prog, a, &f, &m, tk, tv, hist, x, chunks);
     if (d->scratch)
         st = take(l, d, &used, m.state, 0, &state);
     return st == CLPRIM_SUCCESS
@@ -702,7 +693,8 @@ clprim_status clprim_sort_scratch_size(clprim_context *ctx, const clprim_sort_de
         return st;
     m = memory_of(&f, desc->value_size, n, (size_t)p.t.wg_size * p.items,
                   p.algo == CLPRIM_SORT_TILE_BITONIC,
-                  p.algo == CLPRIM_SORT_CHUNKED ? sort_chunks(ctx, &p, n) : 0);
+                  p.algo == CLPRIM_SORT_CHUNKED ? clprim__chunks(&ctx->info, p.t.chunks_per_cu, n)
+                                                : 0);
     *bytes = scratch_bytes(&m, desc->value_size);
     return CLPRIM_SUCCESS;
 }

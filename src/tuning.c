@@ -12,6 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t clprim__chunks(const clprim_device_info *d, unsigned chunks_per_cu, size_t n)
+{
+    const size_t most = (size_t)d->compute_units * (chunks_per_cu ? chunks_per_cu : 4);
+    const size_t want = n / CLPRIM__CHUNK_MIN + (n % CLPRIM__CHUNK_MIN != 0);
+    return want < 1 ? 1 : most < 1 ? 1 : want < most ? want : most;
+}
+
 size_t clprim__tuning_row(const clprim_device_info *dev, size_t elem_size, size_t n,
                           const void *rows, size_t count, size_t stride)
 {
