@@ -410,7 +410,7 @@ kernel void scan_chunk(SCAN_ARGS)
         for (; i < end; ++i)
             out[i] = run = OP(run, clprim_in(in[i], i));
     }
-    if ((flags & SCAN_WRITE_SUMS))
+    if (flags & SCAN_WRITE_SUMS)
         sums[sums_off + get_group_id(0)] = run;
 }
 
