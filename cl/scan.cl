@@ -273,7 +273,7 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
     local T scratch[CLPRIM_WG_SCAN_SCRATCH], scratch2[CLPRIM_WG_SCAN_SCRATCH];
     local uint tickets[2];
     local T carry_slot;
-#if LB_ANCHOR
+#if LB_ORDERED
     /* RUN_TO_RUN: every tile's own total in the one order its fallback
      * reproduces (lookback.clh), the next tile's kept for its turn */
     local T canon[WG_SIZE];
@@ -314,11 +314,11 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
             clprim_tile_fetch(r, in, next * tile, n, flags & SCAN_ALIGNED);
 #endif
         T total;
-#if LB_ANCHOR
+#if LB_ORDERED
         const T own = (SP_PREFETCH && !first) ? own_next : clprim_tile_canon_local(s, canon);
 #endif
         const T prefix = clprim_tile_scan_begin_local(s, scratch, &total);
-#if LB_ANCHOR
+#if LB_ORDERED
         total = own;
 #endif
 #if SP_PREFETCH
@@ -326,7 +326,7 @@ SCAN_KERNEL scan_single_pass(global const IN_T *in, ulong in_off, global T *out,
          * after it may already be waiting for it (in any order: commutative;
          * next < tiles only when looping, so never for domino, and next >= 1) */
         if (next < tiles) {
-#if LB_ANCHOR
+#if LB_ORDERED
             const T agg = own_next = clprim_tile_canon_regs(r, next * tile, n, canon);
 #else
             T v = IDENTITY, agg;

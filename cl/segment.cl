@@ -46,7 +46,7 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
     local seg_pair scratch[CLPRIM_GROUP_SCRATCH];
     local uint tickets[2];
     local LB_T carry;
-#if SEG_ANCHORED
+#if SEG_ORDERED
     local seg_pair canon[WG_SIZE]; /* the tile's own pair in the fallback's order */
 #endif
     const ulong tiles = n ? (n + TILE - 1) / TILE : 1;
@@ -126,7 +126,7 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
     }
     seg_pair total;
     const seg_pair within = seg_wg_exscan(run, scratch, &total);
-#if SEG_ANCHORED
+#if SEG_ORDERED
     /* RUN_TO_RUN: what the tile publishes, in the order of its fallback */
     total = seg_wg_pairwise_local(run, canon);
 #endif
@@ -224,8 +224,8 @@ SEG_KERNEL seg_single_pass(global const IN_T *in, ulong in_off, global T *out, u
  * does not allow; but its value is the OP of every element at or after the
  * tile's last head (all of them when it has none), found by a maximum and
  * then an OP in any order, and a reduce's head count is a sum. */
-#if !CLPRIM_COMMUTATIVE || !CLPRIM_T_BUILTIN || SEG_ANCHORED
-#error "clprim: SEG_LOOP folds the next tile out of order: built-in elements, commuting OP, no LB_ANCHOR"
+#if !CLPRIM_COMMUTATIVE || !CLPRIM_T_BUILTIN || SEG_ORDERED
+#error "clprim: SEG_LOOP folds the next tile out of order: built-in elements, commuting OP, no LB_ORDERED"
 #endif
 #if ITEMS != SP_TILE_ITEMS || ITEMS > 32 || (SEG_HEADS == SEG_OFFSETS && SEG_REDUCE)
 #error "clprim: SEG_LOOP needs ITEMS == SP_TILE_ITEMS <= 32 (one word of heads), and no offsets reduce"

@@ -270,7 +270,7 @@ static clprim_status sat_body(clprim__launch *l, const void *args)
      * column folded in order by one work-item, whose every sum has one
      * order on any device (PORTABLE: and no fused multiply-add, so that
      * the same operator rounds the same everywhere); the look-back's row
-     * sums would need the anchored walk, not wired here yet */
+     * sums would need the ordered walk, not wired here yet */
     clprim_status st = clprim__repro_check(l->ctx, d->repro, d->type, d->op, d->custom,
                                            j.algorithm == CLPRIM_SAT_DECOUPLED_LOOKBACK
                                                ? CLPRIM_REPRO_NONE

@@ -103,16 +103,16 @@ static size_t scan_local_bytes(const clprim__scan_tuning *t, const clprim_device
  * device's limits and the scan program's local memory. A single pass runs in a program of
  * its own work-group size (the same program where the sizes agree). */
 static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__element *e,
-                                       clprim__scan_tuning t, int single_pass, int anchored)
+                                       clprim__scan_tuning t, int single_pass, int ordered)
 {
     const size_t elem = e->size;
     const clprim_device_info *d = &ctx->info;
     if (single_pass)
         t.wg_size = t.sp_wg_size;
     /* leave room for what drivers keep in local memory themselves, and
-     * anchored, for the single pass's tree of tile totals (scan.cl: WG_SIZE
+     * ordered, for the single pass's tree of tile totals (scan.cl: WG_SIZE
      * elements) */
-    const size_t keep = 1024 + (anchored ? (size_t)t.sp_wg_size * elem : 0);
+    const size_t keep = 1024 + (ordered ? (size_t)t.sp_wg_size * elem : 0);
     const size_t budget = d->local_mem_size > 2 * keep ? (size_t)d->local_mem_size - keep : 0;
     while (scan_local_bytes(&t, d, elem) > budget) {
         if (t.sp_tile_items > 1 && t.sp_tile_items >= t.tile_items)
@@ -278,13 +278,13 @@ static clprim_status scan_single_pass(scan_run *r, cl_mem in, cl_ulong in_off, c
 /* "#define NAME value" lines of scan.cl's tuning values (the work-group
  * size is the build step's). */
 static void scan_params(char *buf, size_t size, const clprim__scan_tuning *t, unsigned prefetch,
-                        unsigned anchor)
+                        int ordered)
 {
     snprintf(buf, size,
              "#define COARSE_ITEMS %u\n#define TILE_ITEMS %u\n#define SP_TILE_ITEMS %u\n"
-             "#define LOOKBACK_SPINS %u\n#define SP_PREFETCH %u\n#define LB_ANCHOR %u\n",
+             "#define LOOKBACK_SPINS %u\n#define SP_PREFETCH %u\n#define LB_ORDERED %d\n",
              t->coarse_items, t->tile_items, t->sp_tile_items, t->lookback_spins, prefetch,
-             anchor);
+             ordered);
 }
 
 /* The arguments of one clprim_scan, for scan_body. */
@@ -395,7 +395,7 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     clprim__scan_tuning t;
     clprim_scan_algorithm algo;
     clprim_repro level;
-    int anchored;
+    int ordered;
     char params[256], *transform = NULL, *uncontracted = NULL;
     size_t temp_n;
     clprim_status st;
@@ -428,15 +428,14 @@ static clprim_status scan_body(clprim__launch *l, const void *args)
     r.l = l;
     t = clprim__scan_tuning_for(ctx, e->size, n);
     algo = d->algorithm == CLPRIM_SCAN_AUTO ? resolve_auto(ctx, &t, n) : d->algorithm;
-    anchored = level == CLPRIM_REPRO_RUN_TO_RUN && is_single_pass(algo);
-    t = scan_tuning(ctx, e, t, is_single_pass(algo), anchored);
-    /* RUN_TO_RUN: the single pass anchors its look-back (lookback.clh); the
+    ordered = level == CLPRIM_REPRO_RUN_TO_RUN && is_single_pass(algo);
+    t = scan_tuning(ctx, e, t, is_single_pass(algo), ordered);
+    /* RUN_TO_RUN: the single pass orders its look-back (lookback.clh); the
      * multi-pass algorithms combine in a fixed order already */
-    scan_params(params, sizeof params, &t, sp_prefetch(e, &t),
-                anchored ? (t.repro_anchor ? t.repro_anchor : 32u) : 0u);
-    /* anchored, a transform's vector and scalar (fallback) paths must round
+    scan_params(params, sizeof params, &t, sp_prefetch(e, &t), ordered);
+    /* ordered, a transform's vector and scalar (fallback) paths must round
      * alike */
-    if (anchored && !(spec.element = uncontracted = clprim__element_uncontracted(e->defines))) {
+    if (ordered && !(spec.element = uncontracted = clprim__element_uncontracted(e->defines))) {
         free(transform);
         return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     }

@@ -19,7 +19,7 @@ typedef struct segment_args {
     const clprim_transform *tf; /* the descriptor's transform (NULL: none) */
     int reduce, exclusive, algorithm; /* algorithm: the descriptor's, as int */
     int repro;                        /* the descriptor's clprim_repro */
-    int anchored;                     /* RUN_TO_RUN for an inexact element: segment_body's */
+    int ordered;                      /* RUN_TO_RUN for an inexact element: segment_body's */
     clprim_type type;                 /* the descriptor's element, for repro */
     clprim_op op;
     const clprim_operator *custom;
@@ -115,10 +115,10 @@ clprim_status clprim__segments_check(clprim_context *ctx, const clprim_segments 
 
 /* The build's defines: segments, mode, tile, and the key or offset type. */
 /* Whether the look-back carries (count, value) pairs: a reduce (ranks), an
- * anchored scan (cl/segment_heads.clh). */
+ * ordered scan (cl/segment_heads.clh). */
 static int carries_pairs(const segment_args *a)
 {
-    return a->reduce || a->anchored;
+    return a->reduce || a->ordered;
 }
 
 /* A carried (count, value) pair fits two 32-bit halves of split status
@@ -129,15 +129,14 @@ static int reduce_packed(const segment_args *a, const clprim__element *e)
 }
 
 static char *segment_params(const segment_args *a, const clprim__element *e, unsigned items,
-                            unsigned spins, int loop, unsigned anchor, int silent)
+                            unsigned spins, int loop, int ordered, int silent)
 {
     const clprim_segments *s = a->s;
-    char packed[128], anchored[32] = "";
-    /* RUN_TO_RUN's anchor stride (none otherwise: NONE's programs unchanged) */
-    if (anchor)
-        snprintf(anchored, sizeof anchored, "#define LB_ANCHOR %u\n", anchor);
+    char packed[128];
+    /* RUN_TO_RUN: the ordered look-back (NONE's programs unchanged) */
     snprintf(packed, sizeof packed, "%s%s%s%s", reduce_packed(a, e) ? "#define SEG_PACKED 1\n" : "",
-             loop ? "#define SEG_LOOP 1\n" : "", anchored, silent ? "#define LB_TEST_SILENT 1\n" : "");
+             loop ? "#define SEG_LOOP 1\n" : "", ordered ? "#define LB_ORDERED 1\n" : "",
+             silent ? "#define LB_TEST_SILENT 1\n" : "");
     if (s->kind == CLPRIM_SEGMENTS_KEYS && s->key_element) {
         const clprim_element *k = s->key_element;
         /* the values' element may be the keys' own: its source is there */
@@ -221,7 +220,7 @@ static clprim_status check_call(clprim_context *ctx, const segment_args *a, clpr
                             "segmented %ss run in one pass: desc->algorithm must be AUTO%s",
                             a->reduce ? "reduce" : "scan",
                             a->reduce ? "" : " or DECOUPLED_LOOKBACK");
-    /* RUN_TO_RUN: the anchored look-back over (count, value) pairs
+    /* RUN_TO_RUN: the ordered look-back over (count, value) pairs
      * (segment_heads.clh); PORTABLE has no segmented kernels yet */
     const clprim_status st =
         clprim__repro_check(ctx, (clprim_repro)a->repro, a->type, a->op, a->custom,
@@ -266,11 +265,11 @@ static unsigned loop_items(const clprim_context *ctx, const segment_args *a,
     return items >= vec ? items : 0;
 }
 
-/* Local memory of seg_single_pass: anchored, the pairwise tree's WG_SIZE
+/* Local memory of seg_single_pass: ordered, the pairwise tree's WG_SIZE
  * pairs too (cl/segment.cl, canon; a pair at most elem + 8 rounded to 16). */
-static size_t single_pass_local(size_t wg, size_t items, size_t elem, int anchored)
+static size_t single_pass_local(size_t wg, size_t items, size_t elem, int ordered)
 {
-    return SEG_LOCAL_BYTES(wg, items, elem) + (anchored ? wg * ((elem + 8 + 15) / 16 * 16) : 0);
+    return SEG_LOCAL_BYTES(wg, items, elem) + (ordered ? wg * ((elem + 8 + 15) / 16 * 16) : 0);
 }
 
 /* One call, validated by the launch layer. */
@@ -301,9 +300,9 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
     clprim_repro level;
     clprim_status st = check_call(ctx, a, &level);
 
-    /* RUN_TO_RUN: the one-tile-per-work-group pass with the anchored
+    /* RUN_TO_RUN: the one-tile-per-work-group pass with the ordered
      * look-back (seg_loop publishes a tile's value folded out of order) */
-    call.anchored = st == CLPRIM_SUCCESS && level == CLPRIM_REPRO_RUN_TO_RUN;
+    call.ordered = st == CLPRIM_SUCCESS && level == CLPRIM_REPRO_RUN_TO_RUN;
     if (st == CLPRIM_SUCCESS)
         st = clprim__transform_params(ctx, a->tf, &transform);
     if (st == CLPRIM_SUCCESS && transform)
@@ -318,26 +317,26 @@ static clprim_status segment_body(clprim__launch *l, const void *args)
                    ? clprim__chain_fill(ctx, &l->chain, a->count, a->count_off * 8, 8)
                    : CLPRIM_SUCCESS;
     }
-    loop = a->anchored ? 0 : loop_items(ctx, a, e, &t, budget);
+    loop = a->ordered ? 0 : loop_items(ctx, a, e, &t, budget);
     if (loop) {
         t.items = loop;
         spec.bound_regs = s->kind == CLPRIM_SEGMENTS_KEYS ? t.loop_keys_max_regs : t.loop_max_regs;
         spec.bound_entry = spec.bound_regs ? "seg_loop" : NULL;
     }
     while (!loop && t.items > 1 &&
-           single_pass_local((size_t)t.wg_size, t.items, e->size, a->anchored) > budget)
+           single_pass_local((size_t)t.wg_size, t.items, e->size, a->ordered) > budget)
         t.items /= 2;
     while (!loop && t.wg_size > 1 &&
-           single_pass_local((size_t)t.wg_size, t.items, e->size, a->anchored) > budget)
+           single_pass_local((size_t)t.wg_size, t.items, e->size, a->ordered) > budget)
         t.wg_size /= 2;
     /* the tests' silent tiles: out of place only (lookback.clh) */
     params = segment_params(a, e, t.items, t.lookback_spins, loop != 0,
-                            a->anchored ? (t.repro_anchor ? t.repro_anchor : 32u) : 0u,
+                            a->ordered,
                             a->in != a->out &&
                                 clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SEGMENT_TEST_SILENT, 0));
-    /* anchored, a transform's rounding must not depend on where the
+    /* ordered, a transform's rounding must not depend on where the
      * compiler fused it (the tile's loads against the fallback's) */
-    if (params && a->anchored &&
+    if (params && a->ordered &&
         !(spec.element = uncontracted = clprim__element_uncontracted(e->defines))) {
         free(params);
         params = NULL;

@@ -36,8 +36,6 @@
       "NVIDIA: registers the single pass is bounded to (0: the compiler's choice)")             \
     X(S, scan_auto, E, "", 0, 0, "what AUTO runs")                                             \
     X(S, single_pass_max_n, Z, "", 0, 0, "AUTO takes the single pass up to this n")             \
-    X(S, repro_anchor, U, "CLPRIM_REPRO_ANCHOR", 0, 32,                                         \
-      "RUN_TO_RUN single pass: tiles per anchor of the anchored look-back (0: 32)")             \
     X(S, chunks_per_cu, U, "CLPRIM_SCAN_CHUNKS_PER_CU", 0, 1024,                                \
       "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")
 
@@ -83,9 +81,7 @@
     X(S, loop_max_regs, U, "CLPRIM_SEGMENT_LOOP_MAX_REGS", 0, 0,                                \
       "NVIDIA: registers the looping single pass is bounded to, flags and offsets (0: none)")   \
     X(S, loop_keys_max_regs, U, "CLPRIM_SEGMENT_LOOP_KEYS_MAX_REGS", 0, 0,                      \
-      "NVIDIA: the same for keys (0: the compiler's choice)")                                   \
-    X(S, repro_anchor, U, "CLPRIM_REPRO_ANCHOR", 0, 32,                                         \
-      "RUN_TO_RUN: tiles per anchor of the anchored look-back (0: 32)")
+      "NVIDIA: the same for keys (0: the compiler's choice)")
 
 #define CLPRIM__SAT_PARAMS(X, S)                                                                \
     X(S, wg_size, U, "CLPRIM_SAT_WG_SIZE", 0, 0,                                                \
@@ -209,6 +205,6 @@
       "fallback there (tests)")                                                                 \
     X(SEGMENT_TEST_SILENT, "CLPRIM_SEGMENT_TEST_SILENT",                                        \
       "`1`: every third tile of a segmented scan or reduce out of place never publishes, so "  \
-      "the tiles after it take the fallback for it (RUN_TO_RUN: anchors recomputed too) (tests)")
+      "the tiles after it take the fallback for it (tests)")
 
 #endif /* CLPRIM_TUNING_PARAMS_H */

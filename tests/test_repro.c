@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Issue 33: reproducibility levels. RUN_TO_RUN float and double scans must
  * give the same bits on every run, and the same bits again when the no-hang
- * fallback computes nearly every predecessor's total itself (the anchored
+ * fallback computes nearly every predecessor's total itself (the ordered
  * look-back's contract: a published total and the fallback's agree bit for
  * bit), in place (the host helpers) and out of place; the values must
  * still be the scan (checked against
@@ -136,9 +136,8 @@ static void *scan_once(clprim_context *c, const clprim_scan_desc *d, const void 
 }
 
 /* A context whose every poll gives up at once: the fallback on nearly every
- * predecessor, and the anchors' chain recomputed (1.1M floats make over 500
- * tiles on the CPU runtimes: 16 anchors). Made once: it builds programs of
- * its own. */
+ * predecessor (1.1M floats make over 500 tiles on the CPU runtimes). Made
+ * once: it builds programs of its own. */
 static clprim_context *fallback;
 
 static void test_run_to_run_scan(void **state)
@@ -172,7 +171,7 @@ static void test_run_to_run_scan(void **state)
             if (check_scan(type, in, first, n, exclusive, init, what))
                 ++failures;
             /* again, on the fallback (in place and not), and as DOMINO (the
-             * same anchored walk) */
+             * same ordered walk) */
             void *runs[4] = {scan_once(c0, &d, in, n, init, 0),
                              scan_once(fallback, &d, in, n, init, 0),
                              scan_once(fallback, &d, in, n, init, 1), NULL};
@@ -557,19 +556,17 @@ static void test_portable_scan(void **state)
 }
 
 /* ---- RUN_TO_RUN segmented scans and reduces ----
- * On contexts with small tiles and anchors (knobs: SEG_WG work-items x
- * SEG_ITEMS elements, an anchor every SEG_ANCHOR tiles), so that a few
- * thousand elements cross many tiles and anchors; a twin polls once (the
- * fallback wherever a predecessor is late), another has every third tile
- * never publish (CLPRIM_SEGMENT_TEST_SILENT: the fallback for certain, and
- * silent anchors recomputed from earlier ones). Every
+ * On contexts with small tiles (knobs: SEG_WG work-items x SEG_ITEMS
+ * elements), so that a few thousand elements cross many tiles; a twin polls
+ * once (the fallback wherever a predecessor is late), another has every
+ * third tile never publish (CLPRIM_SEGMENT_TEST_SILENT: the fallback for
+ * certain, and walks past it to an earlier PREFIX). Every
  * run's bits must equal the first's, and, where docs/algorithms.md's order
  * alone fixes them, the host model's (clprim_ref_segmented_run_to_run):
  * on CPUs runs are rarely timed differently, so the model is what lets a
  * wrong order fail. Everything is also checked against the exact sums. */
 #define SEG_WG 32
 #define SEG_ITEMS 4
-#define SEG_ANCHOR 4
 static clprim_context *seg_ctx, *seg_fallback, *seg_silent;
 
 /* Where a case runs: the contexts of its runs (twice on the first, twice
@@ -577,11 +574,11 @@ static clprim_context *seg_ctx, *seg_fallback, *seg_silent;
  * geometry, which the model needs. */
 typedef struct seg_geom {
     clprim_context *ctx[3];
-    size_t wg, items, anchor;
+    size_t wg, items;
 } seg_geom;
 
 /* Head counts of n elements (heads[0] >= 1): segments of 1 to 20, 100 to
- * 400 and 600 to 3000 elements (these span several anchors) mixed (layout
+ * 400 and 600 to 3000 elements (these span many tiles) mixed (layout
  * 0), one segment (1), or (2) short ones mixed with ones that end in the
  * first run of a small-context tile 1 to 12 tiles on (whose value takes the
  * carry: the model knows its bits); `empty`: some positions start several segments
@@ -814,9 +811,8 @@ static size_t seg_run_case(const seg_case *k, const seg_geom *g, uint64_t *seed)
             assert_true(!g->ctx[c] ||
                         clprim_operator_create(g->ctx[c], &od, &ops[c]) == CLPRIM_SUCCESS);
     }
-    assert_int_equal(clprim_ref_segmented_run_to_run(k->type, sums, h, n, g->wg, g->items,
-                                                     g->anchor, model, known),
-                     0);
+    assert_int_equal(
+        clprim_ref_segmented_run_to_run(k->type, sums, h, n, g->wg, g->items, model, known), 0);
     for (int r = 0; r < 5; ++r) {
         /* twice on the first context (a scan in place, then out of place),
          * twice on the second (one poll), once on the third (silent tiles:
@@ -871,7 +867,7 @@ static void test_run_to_run_segmented(void **state)
     if (!info.has_single_pass)
         skip();
     /* float: every kind, scan and reduce; one segment over everything (the
-     * anchors' chain alone); the caller's operator; double where the
+     * tiles' chain alone); the caller's operator; double where the
      * device has it */
     static const seg_case cases[] = {
         {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 40009},
@@ -893,22 +889,19 @@ static void test_run_to_run_segmented(void **state)
         {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 1},
         {CLPRIM_SEGMENTS_KEYS, 1, 0, 0, 0, CLPRIM_TYPE_FLOAT, 127},
     };
-    const seg_geom small = {{seg_ctx, seg_fallback, seg_silent}, SEG_WG, SEG_ITEMS, SEG_ANCHOR};
+    const seg_geom small = {{seg_ctx, seg_fallback, seg_silent}, SEG_WG, SEG_ITEMS};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         if (cases[c].type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
             continue;
         failures += seg_run_case(&cases[c], &small, &seed);
     }
-    /* the device's own row (an anchor every 32 tiles unless it says
-     * otherwise: the whole window folded), the model's tile read from it */
+    /* the device's own row, the model's tile read from it */
     {
         const seg_case big = {CLPRIM_SEGMENTS_FLAGS_U8, 0, 0, 0, 0, CLPRIM_TYPE_FLOAT, 200003};
         char row[512];
-        size_t anchor;
         assert_true(clprim_context_tuning(ctx, "segment", 4, big.n, row, sizeof row) > 0);
-        anchor = tu_row_value(row, "repro_anchor");
         const seg_geom own = {{ctx, fallback, NULL}, tu_row_value(row, "wg_size"),
-                              tu_row_value(row, "items"), anchor ? anchor : 32};
+                              tu_row_value(row, "items")};
         failures += seg_run_case(&big, &own, &seed);
     }
     if (!seg_known[0] || !seg_known[1]) {
@@ -1053,12 +1046,11 @@ int main(void)
     fallback = context_with("CLPRIM_LOOKBACK_SPINS", "1");
     {
         const char *const small[] = {"CLPRIM_SEGMENT_WG_SIZE", "32", "CLPRIM_SEGMENT_ITEMS", "4",
-                                     "CLPRIM_REPRO_ANCHOR", "4", NULL, NULL, NULL};
+                                     NULL};
         const char *const polls[] = {"CLPRIM_SEGMENT_WG_SIZE", "32", "CLPRIM_SEGMENT_ITEMS", "4",
-                                     "CLPRIM_REPRO_ANCHOR", "4", "CLPRIM_LOOKBACK_SPINS", "1", NULL};
+                                     "CLPRIM_LOOKBACK_SPINS", "1", NULL};
         const char *const silent[] = {"CLPRIM_SEGMENT_WG_SIZE", "32", "CLPRIM_SEGMENT_ITEMS", "4",
-                                      "CLPRIM_REPRO_ANCHOR", "4", "CLPRIM_SEGMENT_TEST_SILENT", "1",
-                                      NULL};
+                                      "CLPRIM_SEGMENT_TEST_SILENT", "1", NULL};
         char row[512];
         seg_ctx = context_knobs(small);
         seg_fallback = context_knobs(polls);
@@ -1067,7 +1059,6 @@ int main(void)
         assert_true(clprim_context_tuning(seg_ctx, "segment", 4, 1000, row, sizeof row) > 0);
         assert_int_equal(tu_row_value(row, "wg_size"), SEG_WG);
         assert_int_equal(tu_row_value(row, "items"), SEG_ITEMS);
-        assert_int_equal(tu_row_value(row, "repro_anchor"), SEG_ANCHOR);
     }
     failed = cmocka_run_group_tests(tests, NULL, NULL);
     clprim_context_release(seg_ctx);

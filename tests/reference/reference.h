@@ -218,15 +218,15 @@ int clprim_ref_scan_portable(clprim_type type, int exclusive, const void *init, 
 int clprim_ref_sat_portable(clprim_type type, int exclusive, const void *in, size_t w, size_t h,
                             void *out);
 /* The RUN_TO_RUN segmented scan's order (docs/algorithms.md: tiles of wg
- * work-items x items elements, anchors every `anchor` tiles) for n float or
- * double elements summed, heads[i] the segments starting at element i
+ * work-items x items elements, the tiles' pairs folded left to right) for
+ * n float or double elements summed, heads[i] the segments starting at element i
  * (heads[0] > 0): incl[i] gets the inclusive value's bits where that order
  * alone fixes them, known[i] = 1 there (the first run of every tile, which
  * takes the look-back's carry, and everything after a head in its run);
  * known[i] = 0 where the work-group's scan tree (the device's SIMD form)
  * decides. -1 for other types, bad sizes or no memory. */
 int clprim_ref_segmented_run_to_run(clprim_type type, const void *x, const unsigned *heads,
-                                    size_t n, size_t wg, size_t items, size_t anchor,
-                                    void *incl, unsigned char *known);
+                                    size_t n, size_t wg, size_t items, void *incl,
+                                    unsigned char *known);
 
 #endif

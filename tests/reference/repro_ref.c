@@ -188,19 +188,19 @@ static seg_ref_pair seg_ref_pairwise(int f, seg_ref_pair *p, size_t m)
 }
 
 int clprim_ref_segmented_run_to_run(clprim_type type, const void *x, const unsigned *heads,
-                                    size_t n, size_t wg, size_t items, size_t anchor,
-                                    void *incl, unsigned char *known)
+                                    size_t n, size_t wg, size_t items, void *incl,
+                                    unsigned char *known)
 {
     const int f = type == CLPRIM_TYPE_FLOAT;
     const size_t tile = wg * items, tiles = n ? (n + tile - 1) / tile : 0;
     const seg_ref_pair id = {0.0, 0};
     seg_ref_pair *own = malloc((tiles + 1) * sizeof *own), *prefix = malloc((tiles + 1) * sizeof *prefix),
-                 *runs = malloc(wg * sizeof *runs), lanes[32];
+                 *runs = malloc(wg * sizeof *runs);
     double *carried = malloc((tiles + 1) * sizeof *carried);
     int st = -1;
 #define SEG_REF_X(i) (f ? (double)((const float *)x)[i] : ((const double *)x)[i])
     if (!own || !prefix || !runs || !carried || (!f && type != CLPRIM_TYPE_DOUBLE) || !wg ||
-        !items || !anchor || anchor > 32)
+        !items)
         goto done;
     /* each tile's own pair: runs of items elements in order, then the tree */
     for (size_t t = 0; t < tiles; ++t) {
@@ -215,19 +215,9 @@ int clprim_ref_segmented_run_to_run(clprim_type type, const void *x, const unsig
         }
         own[t] = seg_ref_pairwise(f, runs, wg);
     }
-    /* the anchored walk: tile t's window of 32 (lane i: tile t - 32 + i),
-     * the anchor a before it holding its PREFIX, the tiles after a their
-     * own pairs, the identity below; anchors' PREFIX = before, own */
+    /* the ordered walk: the tiles' own pairs folded left to right */
     for (size_t t = 0; t < tiles; ++t) {
-        seg_ref_pair before = id;
-        if (t > 0) {
-            const long a = (long)(t - t % anchor) - 1;
-            for (long i = 0; i < 32; ++i) {
-                const long p = (long)t - 32 + i;
-                lanes[i] = p < a ? id : p == a ? (a < 0 ? id : prefix[a]) : own[p];
-            }
-            before = seg_ref_pairwise(f, lanes, 32);
-        }
+        const seg_ref_pair before = t > 0 ? prefix[t - 1] : id;
         prefix[t] = seg_ref_combine(f, before, own[t]);
         carried[t] = before.v;
     }
