@@ -107,6 +107,10 @@ static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__
 {
     const size_t elem = e->size;
     const clprim_device_info *d = &ctx->info;
+    /* 0 stays 0 here: a tuning value of kind W would be clamped up to the
+     * SIMD width (measured: float at 32 work-items, 5.6x slower) */
+    if (ordered && t.repro_wg_size)
+        t.sp_wg_size = clprim__clamp_wg(d, t.repro_wg_size);
     if (single_pass)
         t.wg_size = t.sp_wg_size;
     /* leave room for what drivers keep in local memory themselves, and

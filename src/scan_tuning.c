@@ -31,7 +31,7 @@
     {.wg_size = 256, .coarse_items = 8, .tile_items = 8, .sp_tile_items = 16,                  \
      .lookback_spins = 4096, .sp_groups_per_cu = 12, .sp_wg_size = 128, .sp_max_regs = 0,      \
      .scan_auto = CLPRIM_SCAN_DECOUPLED_LOOKBACK, .single_pass_max_n = NVIDIA_8_MAX_N,          \
-     .source = why}
+     .repro_wg_size = 256, .source = why}
 
 /* GPUs known only from their documentation (AMD, Intel): 256 work-items
  * (whole wavefronts and sub-groups of every width they document), tiles of
@@ -94,7 +94,12 @@ static const struct clprim__scan_row rows[] = {
      * 2^28 on the H200: these shapes came out best on both, within 1%; its
      * one size class (the H200's int32 at 2^24 with 4 groups per CU, 0.755
      * against 0.738 in its own run) measured no gain in clprim-bench
-     * (0.731 / 0.735) and is not kept. */
+     * (0.731 / 0.735) and is not kept.
+     * RUN_TO_RUN (the ordered look-back, 2026-11-26, bench/2026-11-26-h100/
+     * repro2): double at 2^28 with 128 x 16 took 2.0x NONE's time at any
+     * number of groups per CU (2 to 12), with 256 x 16 1.06x (1.556 ms
+     * against 1.468), 2^24 1.11x: the 8-byte row's repro_wg_size. Float
+     * keeps its shape (1.002x at 2^28). */
     {.match =
          {.vendor_id = 0x10DE, .device_match = "H100", .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
      .t = NVIDIA_8("NVIDIA H100, 8-byte elements (clprim-tune 2026-11-24, driver 580.159.04: "
