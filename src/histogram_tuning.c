@@ -33,11 +33,14 @@ static const struct clprim__histogram_row rows[] = {
            .global_groups_per_cu = 8,
            .private_bins = 0,
            .max_slices = 8,
+           .copies = 16,
+           .copy_counters = 4096,
            .source = "NVIDIA GPU (H100, 2026-11-26)"}},
     /* CPUs (PoCL): one work-group per core (local atomics are plain memory
      * there), small work-groups so that tests cross several work-groups
      * and chunks at small n, and 1000 counters a work-group, so that they
-     * reach the slices. Unmeasured. */
+     * reach the slices, and two copies of each counter where they fit in
+     * those (256 bins), so that tests reach both layouts. Unmeasured. */
     {.match = {.type = CL_DEVICE_TYPE_CPU},
      .t = {.wg_size = 64,
            .items = 4,
@@ -45,6 +48,8 @@ static const struct clprim__histogram_row rows[] = {
            .global_groups_per_cu = 2,
            .private_bins = 1000,
            .max_slices = 64,
+           .copies = 2,
+           .copy_counters = 1000,
            .source = "CPU (PoCL; unmeasured guess)"}},
     {.match = {0},
      .t = {.wg_size = 256,
@@ -53,6 +58,8 @@ static const struct clprim__histogram_row rows[] = {
            .global_groups_per_cu = 4,
            .private_bins = 0,
            .max_slices = 8,
+           .copies = 1,
+           .copy_counters = 4096,
            .source = "default (unmeasured guess)"}},
 };
 
