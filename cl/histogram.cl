@@ -14,8 +14,12 @@
  * Both loop over the samples in chunks of WG_SIZE x HIST_ITEMS loads, each
  * work-item issuing all its HIST_ITEMS loads of a chunk before counting
  * any sample, so that that many loads are in flight at once (the sort's
- * histogram went from 815 to 468 us on the H100 for that); 8- and 16-bit
- * samples are loaded as 32-bit words (HIST_PACK below). */
+ * histogram went from 815 to 468 us on the H100 for that); samples up to
+ * 32 bits are loaded as 16-byte words (HIST_PACK below). PRIVATE keeps
+ * `copies` side-by-side copies of each counter, work-item i adding to copy
+ * i % copies, so that the work-items of a SIMD group add to different
+ * banks of local memory whatever their bins, and to different counters
+ * when their samples share a bin. */
 #ifndef CLPRIM_ASSEMBLED
 #include "histogram_abi.h"
 #include "common/elem.clh"
@@ -73,12 +77,14 @@ typedef HIST_S hist_s;
     global const hist_s *samples, ulong samples_off, ulong n, global const hist_s *edges,     \
         ulong edges_off, local hist_s *ledges, local uint *lcounts, ulong lo_bits,            \
         ulong hi_bits, ulong range, ulong div, ulong scale_bits, uint bins, uint custom,      \
-        uint cached, global uint *counts, ulong counts_off, uint wide, uint slices
+        uint cached, global uint *counts, ulong counts_off, uint wide, uint slices,         \
+        uint copies_log2
 
 /* What the bin of a sample depends on, the same for every sample. */
 typedef struct hist_shape {
     hist_s lo, hi, scale; /* floats */
     ulong lo_bits, range, div; /* integers */
+    uint lo32, rmax32;         /* samples of 32 bits or fewer: lower's low bits, range - 1 */
     uint shift;                /* log2(div) where div is a power of two, else 64 */
     uint bins, custom, cached;
     global const hist_s *edges;
@@ -151,6 +157,19 @@ inline uint hist_bin(hist_s x, const hist_shape *s)
         const hist_s t = (x - s->lo) * s->scale;
         return t < (hist_s)s->bins ? min((uint)t, s->bins - 1) : s->bins - 1;
     }
+#elif HIST_SIZE <= 4
+    {
+        /* x - lower modulo 2^32 (both sign-extended), at most range - 1
+         * exactly when lower <= x < upper: a sample below lower gives
+         * 2^32 - (lower - x), and lower - x is at most 2^32 - range as
+         * upper - 1 fits the type. 32-bit steps: a sample takes a handful
+         * of instructions, which bound 8-bit samples (H100, uint8 in 256
+         * bins: 0.549 ms with 32-bit division, 0.464 with a 64-bit shift) */
+        const uint d = (uint)x - s->lo32;
+        if (d > s->rmax32)
+            return s->bins;
+        return s->shift < 64 ? d >> s->shift : hist_even_int(d, s->range, s->div, s->bins);
+    }
 #else
     {
         /* x - lower modulo 2^64 (signed samples sign-extended): below range
@@ -160,9 +179,7 @@ inline uint hist_bin(hist_s x, const hist_shape *s)
         const ulong d = (ulong)x - s->lo_bits;
         if (!(d < s->range))
             return s->bins;
-        /* a division by a power of two as a shift: a 32-bit division is
-         * some twenty instructions, which bound 8-bit samples (H100, 2^28
-         * uint8 samples in 256 bins: 0.549 ms, 0.175 of the read rate) */
+        /* a division by a power of two as a shift */
         return s->shift < 64 ? (uint)(d >> s->shift) : hist_even_int(d, s->range, s->div, s->bins);
     }
 #endif
@@ -177,6 +194,8 @@ inline hist_shape hist_shape_of(global const hist_s *edges, local hist_s *ledges
     s.hi = HIST_FROM_BITS(hi_bits);
     s.scale = HIST_FROM_BITS(scale_bits);
     s.lo_bits = lo_bits;
+    s.lo32 = (uint)lo_bits;
+    s.rmax32 = (uint)(range - 1);
     s.range = range;
     s.div = div;
     s.shift = div && !(div & (div - 1)) ? 63 - (uint)clz(div) : 64u;
@@ -206,15 +225,17 @@ inline void hist_add(global uint *counts, uint wide, uint b, uint c)
     atomic_add((volatile global uint *)counts + b, c);
 }
 
-/* Samples up to 16 bits are loaded as whole 32-bit words of HIST_PACK
- * samples each (one load instruction where a work-item would issue four or
- * two), from the first sample whose address is a multiple of 4 on (buffers
- * start aligned); the few samples before it and after the last whole word
- * are counted one by one. */
-#if HIST_SIZE == 1
-#define HIST_PACK 4
+/* Samples up to 32 bits are loaded as whole 16-byte words of HIST_PACK
+ * samples each (one load instruction where a work-item would issue up to
+ * sixteen), from the first sample whose address is a multiple of 16 on
+ * (buffers start aligned); the few samples before it and after the last
+ * whole word are counted one by one. */
+#if HIST_SIZE == 1 /* literals: HIST_UNPACK pastes them into names */
+#define HIST_PACK 16
 #elif HIST_SIZE == 2
-#define HIST_PACK 2
+#define HIST_PACK 8
+#elif HIST_SIZE == 4
+#define HIST_PACK 4
 #else
 #define HIST_PACK 1
 #endif
@@ -224,7 +245,7 @@ inline void hist_add(global uint *counts, uint wide, uint b, uint c)
 #define HIST_CAT_(a, b) a##b
 #define HIST_CAT(a, b) HIST_CAT_(a, b)
 #if HIST_PACK > 1
-typedef uint hist_word;
+typedef uint4 hist_word;
 /* a word's samples into dst[0 .. HIST_PACK), in memory order whatever the
  * device's byte order (as_uchar4 and the like reinterpret the bytes) */
 #define HIST_UNPACK(w, dst)                                                                   \
@@ -234,59 +255,62 @@ typedef hist_s hist_word;
 #define HIST_UNPACK(w, dst) (*(dst) = (w))
 #endif
 
+/* One sample counted in bin b (bins or more: none), in the work-group's
+ * counters of bins first .. first + held - 1 (priv; b outside them: not
+ * this work-group's), copy `copy` of each, or in the global counts. */
+inline void hist_one(uint b, uint bins, uint priv, uint first, uint held, uint copies_log2,
+                     uint copy, local uint *lcounts, global uint *counts, uint wide)
+{
+    if (priv) {
+        if (b - first < held)
+            atomic_add(&lcounts[((b - first) << copies_log2) + copy], 1u);
+    } else if (b < bins) {
+        hist_add(counts, wide, b, 1u);
+    }
+}
+
 /* One chunk of this work-item's samples: HIST_ITEMS words, a work-group
- * apart, from word `first` of nwords, all loaded, then each sample's bin
- * found (bins or more: none) */
-inline void hist_chunk(global const hist_word *words, ulong nwords, ulong first,
-                       const hist_shape *s, uint bin[HIST_ITEMS * HIST_PACK])
+ * apart, from word `first` of nwords, all loaded before any is counted
+ * (full, a constant at each call: all of them there, so that a whole chunk
+ * takes no bounds checks); the rest as hist_one's. */
+inline void hist_chunk(global const hist_word *words, ulong nwords, ulong first, int full,
+                       const hist_shape *s, uint priv, uint first_bin, uint held,
+                       uint copies_log2, uint copy, local uint *lcounts, global uint *counts,
+                       uint wide)
 {
     const uint lid = get_local_id(0);
-    const int full = first + WG_SIZE * HIST_ITEMS <= nwords;
     hist_word w[HIST_ITEMS];
-    hist_s v[HIST_ITEMS * HIST_PACK];
 #pragma unroll
     for (uint k = 0; k < HIST_ITEMS; ++k) {
         const ulong j = first + k * WG_SIZE + lid;
         w[k] = full || j < nwords ? words[j] : (hist_word)0;
     }
 #pragma unroll
-    for (uint k = 0; k < HIST_ITEMS; ++k)
-        HIST_UNPACK(w[k], v + k * HIST_PACK);
-#pragma unroll
     for (uint k = 0; k < HIST_ITEMS; ++k) {
-        const ulong j = first + k * WG_SIZE + lid;
+        hist_s v[HIST_PACK];
+        const int here = full || first + k * WG_SIZE + lid < nwords;
+        HIST_UNPACK(w[k], v);
 #pragma unroll
         for (uint e = 0; e < HIST_PACK; ++e)
-            bin[k * HIST_PACK + e] =
-                full || j < nwords ? hist_bin(v[k * HIST_PACK + e], s) : s->bins;
+            hist_one(here ? hist_bin(v[e], s) : s->bins, s->bins, priv, first_bin, held,
+                     copies_log2, copy, lcounts, counts, wide);
     }
 }
 
-/* One sample counted in bin b (bins or more: none), in the work-group's
- * counters of bins first .. first + held - 1 (priv; b outside them: not
- * this work-group's) or the global ones. */
-inline void hist_one(uint b, uint bins, uint priv, uint first, uint held, local uint *lcounts,
-                     global uint *counts, uint wide)
-{
-    if (priv) {
-        if (b - first < held)
-            atomic_add(&lcounts[b - first], 1u);
-    } else if (b < bins) {
-        hist_add(counts, wide, b, 1u);
-    }
-}
-
-/* The work-group's counters (of bins first ..) added to the global counts
- * (nonzero ones only) and zeroed. */
-inline void hist_flush(local uint *lcounts, uint first, uint held, global uint *counts,
-                       uint wide)
+/* The work-group's counters (of bins first .., each the sum of its
+ * copies) added to the global counts (nonzero ones only) and zeroed. */
+inline void hist_flush(local uint *lcounts, uint first, uint held, uint copies_log2,
+                       global uint *counts, uint wide)
 {
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = get_local_id(0); i < held; i += WG_SIZE) {
-        const uint c = lcounts[i];
+        uint c = 0;
+        for (uint k = 0; k < 1u << copies_log2; ++k)
+            c += lcounts[(i << copies_log2) + k];
         if (c) {
             hist_add(counts, wide, first + i, c);
-            lcounts[i] = 0;
+            for (uint k = 0; k < 1u << copies_log2; ++k)
+                lcounts[(i << copies_log2) + k] = 0;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -314,37 +338,41 @@ inline void hist_count(HIST_ARGS, uint priv)
     const ulong parts = priv ? get_num_groups(0) / slices : get_num_groups(0);
     const uint per = priv ? HIST_SLICE_BINS(bins, slices) : bins;
     const uint first_bin = slice * per, held = min(per, bins - min(bins, first_bin));
+    const uint lid = get_local_id(0), copy = lid & ((1u << copies_log2) - 1u);
     samples += samples_off;
     words = (global const hist_word *)(samples + head);
     counts = wide ? (global uint *)((global ulong *)counts + counts_off) : counts + counts_off;
     if (priv) {
-        for (uint i = get_local_id(0); i < held; i += WG_SIZE)
+        for (uint i = lid; i < held << copies_log2; i += WG_SIZE)
             lcounts[i] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     /* the first part counts the head and the tail (fewer than HIST_PACK each) */
     if (part == 0)
-        for (uint i = get_local_id(0); i < head + tail; i += WG_SIZE)
+        for (uint i = lid; i < head + tail; i += WG_SIZE)
             hist_one(hist_bin(samples[i < head ? i : nwords * HIST_PACK + i], &s), bins, priv,
-                     first_bin, held, lcounts, counts, wide);
+                     first_bin, held, copies_log2, copy, lcounts, counts, wide);
+    /* whole chunks, then the last one, if partial (the same in every
+     * work-item, as the flushes' barriers need) */
     for (ulong first = part * chunk; first < nwords; first += parts * chunk) {
-        uint bin[HIST_ITEMS * HIST_PACK];
-        hist_chunk(words, nwords, first, &s, bin);
-#pragma unroll
-        for (uint k = 0; k < HIST_ITEMS * HIST_PACK; ++k)
-            hist_one(bin[k], bins, priv, first_bin, held, lcounts, counts, wide);
+        if (first + chunk <= nwords)
+            hist_chunk(words, nwords, first, 1, &s, priv, first_bin, held, copies_log2, copy,
+                       lcounts, counts, wide);
+        else
+            hist_chunk(words, nwords, first, 0, &s, priv, first_bin, held, copies_log2, copy,
+                       lcounts, counts, wide);
         if (priv && ++since == HIST_FLUSH_CHUNKS) {
-            hist_flush(lcounts, first_bin, held, counts, wide);
+            hist_flush(lcounts, first_bin, held, copies_log2, counts, wide);
             since = 0;
         }
     }
     if (priv)
-        hist_flush(lcounts, first_bin, held, counts, wide);
+        hist_flush(lcounts, first_bin, held, copies_log2, counts, wide);
 }
 
 #define HIST_ARG_NAMES                                                                        \
     samples, samples_off, n, edges, edges_off, ledges, lcounts, lo_bits, hi_bits, range, div, \
-        scale_bits, bins, custom, cached, counts, counts_off, wide, slices
+        scale_bits, bins, custom, cached, counts, counts_off, wide, slices, copies_log2
 
 HIST_KERNEL histogram_global(HIST_ARGS)
 {

@@ -5,8 +5,8 @@
  *
  * Build defines: HIST_S (the samples' OpenCL C type), HIST_SIZE (its
  * bytes), HIST_KIND (HIST_UNSIGNED, HIST_SIGNED or HIST_FLOAT),
- * HIST_ITEMS (loads per work-item before any sample is counted: samples,
- * or 32-bit words of HIST_PACK_OF(HIST_SIZE) samples),
+ * HIST_ITEMS (loads per work-item before any sample is counted: 64-bit
+ * samples, or 16-byte words of HIST_PACK_OF(HIST_SIZE) samples),
  * HIST_WIDE_ATOMICS (1: the device has cl_khr_int64_base_atomics, so
  * uint64 counts can be added to), HIST_FP64 (1: double samples).
  *
@@ -23,7 +23,9 @@
  *   copied to ledges first), counts, counts_off, wide (1: counts are
  *   ulong, else uint), slices (PRIVATE: work-group g counts slice
  *   g % slices of the bins, over part g / slices of the samples, so the
- *   grid is a multiple of slices; GLOBAL: 1).
+ *   grid is a multiple of slices; GLOBAL: 1), copies_log2 (PRIVATE: each
+ *   counter of the slice in 2^copies_log2 copies side by side, lcounts
+ *   holding that many times ceil(bins / slices); GLOBAL: 0).
  * The counts are zeroed by the host when the call overwrites them. */
 #ifndef CLPRIM_HISTOGRAM_ABI_H
 #define CLPRIM_HISTOGRAM_ABI_H
@@ -32,9 +34,9 @@
 #define HIST_SIGNED 1
 #define HIST_FLOAT 2
 
-/* samples per loaded word: samples up to 16 bits are read as whole 32-bit
+/* samples per loaded word: samples up to 32 bits are read as whole 16-byte
  * words (a chunk of a work-item is items words) */
-#define HIST_PACK_OF(size) ((size) < 4 ? 4 / (size) : 1)
+#define HIST_PACK_OF(size) ((size) < 8 ? 16 / (size) : 1)
 
 /* PRIVATE: the bins of one slice (the counters of a work-group) */
 #define HIST_SLICE_BINS(bins, slices) ((bins) / (slices) + ((bins) % (slices) != 0))

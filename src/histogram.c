@@ -127,6 +127,22 @@ static cl_ulong private_bins_most(const clprim_context *ctx, const clprim_histog
     return t->private_bins && t->private_bins < most ? t->private_bins : most;
 }
 
+/* PRIVATE: log2 of the copies of each of a slice's `per` counters (work-
+ * item i adds to copy i % copies, so that a SIMD group's adds fall in
+ * different banks, and on different counters when its samples share a
+ * bin): the most the row allows within its counter budget, within `held`
+ * counters, and leaving room for `edge_bytes` of custom edges in local
+ * memory. */
+static cl_uint copies_log2_for(const clprim__histogram_tuning *t, cl_ulong per, cl_ulong held,
+                               cl_ulong edge_bytes, cl_ulong local)
+{
+    cl_uint c = 0;
+    while ((2ull << c) <= t->copies && (per << (c + 1)) <= held &&
+           (per << (c + 1)) <= t->copy_counters && (per << (c + 1)) * 4 + edge_bytes <= local)
+        ++c;
+    return c;
+}
+
 static clprim_status check_desc(clprim_context *ctx, const clprim_histogram_desc *d, int custom,
                                 hist_shape *s)
 {
@@ -239,10 +255,12 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
     const int priv = d->algorithm == CLPRIM_HISTOGRAM_PRIVATE ||
                      (d->algorithm == CLPRIM_HISTOGRAM_AUTO && slices <= t.max_slices);
     const cl_uint grid_slices = priv ? slices : 1u;
+    const cl_ulong per = priv ? HIST_SLICE_BINS((cl_ulong)d->bins, slices) : 1;
+    const cl_uint copies_log2 = priv ? copies_log2_for(&t, per, held, custom ? edge_bytes : 0, local) : 0;
     /* the edges beside the counters, where both local arguments fit
      * together (the counters' takes 4 bytes when GLOBAL leaves it unused:
      * 65,536 float edges alone fill Intel's 256 KiB) */
-    const cl_ulong counter_arg = priv ? HIST_SLICE_BINS((cl_ulong)d->bins, slices) * 4 : 4;
+    const cl_ulong counter_arg = (per << copies_log2) * 4;
     const cl_uint cached = custom && edge_bytes + counter_arg <= local;
     cl_mem edges = custom ? d->edges : a->samples; /* even bins read no edges */
     clprim__program *prog;
@@ -286,7 +304,8 @@ static clprim_status histogram_body(clprim__launch *l, const void *args)
             CLPRIM__ARG(a->counts),
             CLPRIM__ARG(counts_off),
             CLPRIM__ARG(wide),
-            CLPRIM__ARG(grid_slices)};
+            CLPRIM__ARG(grid_slices),
+            CLPRIM__ARG(copies_log2)};
         return CLPRIM__LAUNCH_KERNEL(l, prog, kernels[priv], kargs, groups, wg);
     }
 }

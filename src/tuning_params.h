@@ -152,7 +152,12 @@
       "PRIVATE: most counters a work-group holds (0: as many as local memory holds)")           \
     X(S, max_slices, U, "CLPRIM_HISTOGRAM_MAX_SLICES", 1, 1024,                                 \
       "PRIVATE: most work-groups that share one part of the samples, each counting a slice "    \
-      "of the bins (AUTO takes GLOBAL beyond)")
+      "of the bins (AUTO takes GLOBAL beyond)")                                                 \
+    X(S, copies, U, "CLPRIM_HISTOGRAM_COPIES", 1, 64,                                           \
+      "PRIVATE: most copies of each counter, work-item i adding to copy i % copies (a power "   \
+      "of two)")                                                                                \
+    X(S, copy_counters, U, "CLPRIM_HISTOGRAM_COPY_COUNTERS", 1, 0,                              \
+      "PRIVATE: most counters a work-group's copies may come to (fewer copies beyond)")
 
 #define CLPRIM__MERGE_PARAMS(X, S)                                                              \
     X(S, wg_size, W, "CLPRIM_MERGE_WG_SIZE", 0, 0, "work-items per work-group")                \

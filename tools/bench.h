@@ -191,9 +191,10 @@ int clprim_bench_merge(bench *b, const char *form, clprim_type type, size_t valu
 
 /* clprim-bench --histogram KIND (bench_histogram.c): n samples of KIND
  * (uint8 over 256 even bins, float in [0, 1) over 1024, uint32 over
- * 65,536) counted into uint32 counts. */
-int clprim_bench_histogram(bench *b, const char *kind, const size_t *sizes, size_t count,
-                           const char *algos, const char *csv_path, int progress);
+ * 65,536) counted into uint32 counts; DIST "uniform" or "one" (every
+ * sample in one bin: the skewed case). */
+int clprim_bench_histogram(bench *b, const char *kind, const char *dist, const size_t *sizes,
+                           size_t count, const char *algos, const char *csv_path, int progress);
 
 /* clprim-bench --top-k K[,K...] (bench_top_k.c): the k largest (smallest)
  * of n keys of `type` from distribution dist (uniform, unit, few, sorted),

@@ -8,6 +8,8 @@
  *           case: every byte value its own bin)
  *   float   uniform in [0, 1) over 1024 even bins of [0, 1)
  *   uint32  random over 65,536 even bins of [0, 2^32)
+ * or, with --keys one, every sample the same value (of bin 37% of the way
+ * up: the skewed case, every atomic on one counter).
  * Counts are uint32, overwritten. A histogram reads its samples and writes
  * only its few counts, so GB/s counts the bytes read (n samples) and "of
  * read" is that over a read-only kernel's rate over the same bytes (the
@@ -27,6 +29,7 @@ typedef struct hist_bench {
     clprim_histogram_desc d;
     size_t ss, n;
     uint64_t seed;
+    int one; /* every sample the same */
     cl_mem counts; /* the samples are b->in */
     unsigned char *samples;
     uint64_t *want;
@@ -53,9 +56,9 @@ static int hist_open(bench *b, void *self, size_t max_n)
 static void hist_head(void *self)
 {
     const hist_bench *c = self;
-    printf("# histogram of n %s samples, %zu even bins over [%g, %g), uint32 counts; GB/s: "
-           "samples read\n", clprim_pixel_type_name(c->d.sample_type), c->d.bins, c->d.lower,
-           c->d.upper);
+    printf("# histogram of n %s samples%s, %zu even bins over [%g, %g), uint32 counts; GB/s: "
+           "samples read\n", clprim_pixel_type_name(c->d.sample_type),
+           c->one ? " (all in one bin)" : "", c->d.bins, c->d.lower, c->d.upper);
     printf("%-10s %-9s %10s %10s %8s %9s %9s %7s %s\n", "n", "algorithm", "device_us", "host_us",
            "Gs/s", "GB/s", "read GB/s", "of read", "ok");
 }
@@ -69,7 +72,7 @@ static int hist_prepare(bench *b, void *self, bench_point *p)
     c->n = p->n;
     p->copy_bytes = c->n * c->ss;
     for (i = 0; i < c->n; ++i) {
-        const uint64_t r = clprim_ref_rand(&c->seed);
+        const uint64_t r = c->one ? 0x5eb851eb851eb851ull : clprim_ref_rand(&c->seed);
         const float f = (float)(r >> 40) / 16777216.0f; /* 24 random bits: [0, 1) */
         memcpy(c->samples + i * c->ss, c->d.sample_type == CLPRIM_PIXEL_FLOAT ? (const void *)&f
                                                                               : (const void *)&r,
@@ -112,18 +115,23 @@ static void hist_row(void *self, const bench_point *p, FILE *csv)
            p->host_us, (double)p->n / p->dev_us / 1e3, p->gbs, p->read_gbs,
            p->gbs / p->read_gbs, p->bad ? "WRONG" : "ok");
     if (csv)
-        fprintf(csv, "%s,%zu,%s,%zu,%.2f,%.2f,%.4f,%.0f,%.2f,%.2f,%.4f,%d\n", c->kind, c->d.bins,
+        fprintf(csv, "%s%s,%zu,%s,%zu,%.2f,%.2f,%.4f,%.0f,%.2f,%.2f,%.4f,%d\n", c->kind, c->one ? "-one" : "", c->d.bins,
                 p->name, p->n, p->dev_us, p->host_us, (double)p->n / p->dev_us / 1e3, p->moved,
                 p->gbs, p->read_gbs, p->gbs / p->read_gbs, !p->bad);
 }
 
-int clprim_bench_histogram(bench *b, const char *kind, const size_t *sizes, size_t count,
-                           const char *algos, const char *csv_path, int progress)
+int clprim_bench_histogram(bench *b, const char *kind, const char *dist, const size_t *sizes,
+                           size_t count, const char *algos, const char *csv_path, int progress)
 {
     hist_bench c;
     bench_module m;
     memset(&c, 0, sizeof c);
     c.kind = kind;
+    if (strcmp(dist, "uniform") && strcmp(dist, "one")) {
+        fprintf(stderr, "clprim-bench: --histogram takes --keys uniform or one\n");
+        return 2;
+    }
+    c.one = !strcmp(dist, "one");
     c.d.count_type = CLPRIM_TYPE_UINT32;
     if (!strcmp(kind, "uint8")) {
         c.d.sample_type = CLPRIM_PIXEL_UINT8;

@@ -98,7 +98,8 @@ static const char usage[] =
     "                             instead, sorted (algorithms sort, radix-select; GB/s:\n"
     "                             keys read; reads: the call's time in reads of the keys)\n"
     "  --keys DIST                top-k: uniform (default), unit ([0, 1) floats; 12-bit\n"
-    "                             integers), few (16 distinct keys) or sorted\n"
+    "                             integers), few (16 distinct keys) or sorted; histogram:\n"
+    "                             uniform (default) or one (every sample in one bin)\n"
     "  --smallest                 top-k: the K smallest instead\n"
     "  --unsorted                 top-k: the K keys in any order\n"
     "  --repro LEVEL              scans and reduces at none (default), run-to-run or\n"
@@ -321,7 +322,8 @@ int main(int argc, char **argv)
         rc = clprim_bench_merge(&b, merge, type, sort_values, sizes, count, algos, csv_path,
                                 progress);
     else if (histogram)
-        rc = clprim_bench_histogram(&b, histogram, sizes, count, algos, csv_path, progress);
+        rc = clprim_bench_histogram(&b, histogram, top_k_keys, sizes, count, algos, csv_path,
+                                    progress);
     else if (top_k)
         rc = clprim_bench_top_k(&b, top_k, top_k_keys, type, sort_values, smallest, unsorted,
                                 sizes, count, algos, csv_path, progress);
