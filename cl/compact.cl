@@ -39,7 +39,7 @@
 #error "clprim: ITEMS is at most 32 (a work-item's kept elements are a 32-bit mask)"
 #endif
 #define TILE (WG_SIZE * ITEMS)
-#define COMPACT_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define COMPACT_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 
 /* Flags (uint8 or uint32) are read where a warp reads consecutive ones, as
  * the tile is stashed, and kept as one bit per element in local memory (a

@@ -72,7 +72,7 @@ typedef HIST_S hist_s;
  * 2 HIST_PACK more samples first) */
 #define HIST_FLUSH_CHUNKS ((0xffffffffu - 2 * HIST_PACK) / (WG_SIZE * HIST_ITEMS * HIST_PACK))
 
-#define HIST_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define HIST_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 #define HIST_ARGS                                                                             \
     global const hist_s *samples, ulong samples_off, ulong n, global const hist_s *edges,     \
         ulong edges_off, local hist_s *ledges, local uint *lcounts, ulong lo_bits,            \

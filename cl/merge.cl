@@ -71,7 +71,7 @@ typedef struct merge_value {
     MERGE_VALUE_WORD w[MERGE_VALUE_WORDS];
 } merge_value;
 
-#define MERGE_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define MERGE_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 #define MERGE_ARGS                                                                              \
     global const T *keys_a, ulong a_off, ulong na, global const T *keys_b, ulong b_off,         \
         ulong nb, global const merge_value *values_a, ulong va_off,                             \

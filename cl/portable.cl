@@ -14,7 +14,7 @@
 #error "clprim: the portable kernels run PORTABLE_WG work-items per work-group"
 #endif
 
-#define PORTABLE_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define PORTABLE_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 
 PORTABLE_KERNEL reduce_portable(global const IN_T *in, ulong in_off, ulong n, global T *out,
                                 ulong out_off)

@@ -30,7 +30,7 @@
 #include "common/chunk.clh"
 #endif
 
-#define REDUCE_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define REDUCE_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 #define REDUCE_ARGS global const IN_T *in, ulong in_off, ulong n, global T *out, ulong out_off
 
 /* The trees' first step: work-item t loads elements t and WG_SIZE + t of its

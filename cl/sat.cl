@@ -50,7 +50,7 @@
 #if SAT_ROWS > SAT_LANES && SAT_LANES > 1
 #error "clprim: a tile's rows are walked back by one lane each (SAT_ROWS <= SAT_LANES)"
 #endif
-#define SAT_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define SAT_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 
 #if SAT_COLS > 1
 #define SAT_INV CLPRIM_CAT(IN_T, SAT_COLS)

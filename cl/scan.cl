@@ -41,7 +41,7 @@
 
 /* flags, argument order and tile sizes: scan_abi.h */
 
-#define SCAN_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define SCAN_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 /* in and out may be the same buffer: every tile reads all its input before a
  * barrier and writes after it, and tiles do not overlap. sums is NULL unless
  * flags has SCAN_WRITE_SUMS. */

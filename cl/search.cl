@@ -58,7 +58,7 @@
 #error "clprim: SEARCH_SAMPLES holds at least one sample and the last key"
 #endif
 
-#define SEARCH_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define SEARCH_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 #define SEARCH_ARGS                                                                           \
     global const T *keys, ulong keys_off, ulong n, global const T *queries,                   \
         ulong queries_off, ulong m, global uint *out, ulong out_off, uint wide_out, uint kmode, \

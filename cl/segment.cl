@@ -20,7 +20,7 @@
 #define ITEMS 8
 #endif
 #define TILE (WG_SIZE * ITEMS)
-#define SEG_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define SEG_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 
 /* (value, heads) pairs scanned over the work-group: group_scan.clh's
  * seg_wg_exscan */

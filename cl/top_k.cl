@@ -88,7 +88,7 @@ typedef struct topk_value {
 typedef uchar topk_value; /* unused */
 #endif
 
-#define TOPK_KERNEL kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+#define TOPK_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 
 /* 64-bit running totals over the work-group (topk_find) */
 #define TOPK_U64_ADD(a, b) ((a) + (b))

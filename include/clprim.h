@@ -183,25 +183,25 @@ typedef enum clprim_op {
  *   RUN_TO_RUN  the same bits on every run with the same device, n, offsets
  *               (alignment), type, operator, tuning row and (multi-device,
  *               MPI) split. The single-pass scans (DECOUPLED_LOOKBACK, DOMINO,
- *               and AUTO where it takes them) use an anchored look-back
- *               (docs/algorithms.md): every 32nd tile publishes its inclusive
- *               prefix, every other tile combines that prefix and the
- *               aggregates after it in one fixed tree, and the published
+ *               and AUTO where it takes them) use an ordered look-back
+ *               (docs/algorithms.md): a tile's prefix is the tiles' totals
+ *               folded left to right, which a walk gets from the nearest
+ *               published prefix whichever that is, and the published
  *               totals and the no-hang fallback use one fixed order inside
- *               the tile. Cost: docs/performance.md (to be measured; the
- *               target is within 5% of NONE at 2^28 on the H100). Reduce and
+ *               the tile. Cost (H100, 2026-11-26, docs/performance.md):
+ *               float 1.002x NONE's time at 2^28, double 1.06x. Reduce and
  *               the multi-pass scans honour it as they are (no cost); the
  *               summed-area table's AUTO takes ROWS_THEN_COLUMNS; MPI folds
  *               the ranks' totals in rank order on the device (not with
  *               MPI's own reductions, which fix no order). The segmented
  *               scans and reduces (flags, keys, offsets, reduce by key) run
- *               their one-tile-per-work-group pass with the anchored
+ *               their one-tile-per-work-group pass with the ordered
  *               look-back over (heads, value) pairs, the tiles' own pairs
  *               in one fixed order (docs/algorithms.md); cost: that pass
  *               instead of the looping one where NONE takes it (to be
  *               measured). Refused (CLPRIM_UNSUPPORTED, naming desc->repro)
  *               for floats by the DECOUPLED_LOOKBACK table, which has no
- *               anchored path yet.
+ *               ordered path yet.
  *   PORTABLE    the same bits on every device clprim runs on (NVIDIA, PoCL,
  *               Intel's CPU runtime, ...): scan and reduce, whatever
  *               desc->algorithm, run the portable kernels, whose association

@@ -451,9 +451,9 @@ static clprim_status build_once(clprim_context *ctx, const clprim__program_spec 
     snprintf(head, sizeof head,
              "#define WG_SIZE %u\n#define SIMD_WIDTH %u\n#define LOCAL_BANKS %u\n"
              "#define CLPRIM_NV_PTX %d\n#define CLPRIM_SINGLE_PASS %d\n#define CLPRIM_ASSEMBLED 1\n"
-             "#define CLPRIM_SUBGROUPS %d\n",
+             "#define CLPRIM_SUBGROUPS %d\n#define CLPRIM_REQD_SUB_GROUP %u\n",
              p->wg_size, ctx->info.simd_width, ctx->info.local_mem_banks, ctx->info.has_nv_ptx,
-             ctx->info.has_single_pass, ctx->subgroup_form);
+             ctx->info.has_single_pass, ctx->subgroup_form, ctx->reqd_sub_group);
     text_str(&src, spec->element);
     text_str(&src, head);
     if (spec->params)
@@ -659,6 +659,25 @@ void clprim__choose_simd_form(clprim_context *ctx)
     free(ext);
 }
 
+/* CLPRIM_SUB_GROUP_SIZE (tests): every tile kernel gets that sub-group size
+ * (cl/common/elem.clh: CLPRIM_KERNEL_ATTRS), so it is the SIMD width. A
+ * size the device does not list is refused, never quietly replaced. */
+static clprim_status force_sub_group(clprim_context *ctx)
+{
+    const unsigned size = clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SUB_GROUP_SIZE, 0);
+    if (!size)
+        return CLPRIM_SUCCESS;
+    if (!clprim__device_offers_sub_group(ctx->device, size))
+        return clprim__fail(ctx, CLPRIM_UNSUPPORTED,
+                            "CLPRIM_SUB_GROUP_SIZE=%u: the device lists no such sub-group size "
+                            "(cl_intel_required_subgroup_size)",
+                            size);
+    ctx->reqd_sub_group = size;
+    ctx->info.simd_width = size;
+    ctx->info.simd_source = "CLPRIM_SUB_GROUP_SIZE (a required sub-group size)";
+    return CLPRIM_SUCCESS;
+}
+
 clprim_status clprim__probe_simd_width(clprim_context *ctx)
 {
     static const char probe[] = "kernel void clprim_probe(global int *p) { p[get_global_id(0)] = 0; }\n";
@@ -667,8 +686,9 @@ clprim_status clprim__probe_simd_width(clprim_context *ctx)
     size_t multiple = 0;
     clprim_status st;
 
-    if (ctx->info.simd_width)
-        return CLPRIM_SUCCESS;
+    st = force_sub_group(ctx);
+    if (st != CLPRIM_SUCCESS || ctx->info.simd_width)
+        return st;
     st = clprim__build_source(ctx, probe, NULL, 0, &program);
     if (st != CLPRIM_SUCCESS) {
         /* the build's message (its compiler log) stays whole, said to be

@@ -57,6 +57,18 @@ static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_devic
         info->simd_width = 0;
 }
 
+int clprim__device_offers_sub_group(cl_device_id dev, size_t size)
+{
+    size_t sizes[16] = {0}, bytes = 0, i;
+    if (clGetDeviceInfo(dev, CLPRIM__DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &bytes) !=
+        CL_SUCCESS)
+        return 0;
+    for (i = 0; i < bytes / sizeof sizes[0] && i < 16; ++i)
+        if (sizes[i] == size)
+            return 1;
+    return 0;
+}
+
 /* One query of a fact the kernels or the cache key depend on; the first
  * failure is kept in *err (later queries are skipped), the call that
  * failed in *failed. */

@@ -89,6 +89,8 @@ struct clprim_context {
     cl_uint nv_compute_major; /* NVIDIA: compute capability major (0: not NVIDIA) */
     int subgroup_form;        /* work-group scans through sub-group shuffles
                                  (clprim__choose_simd_form) */
+    unsigned reqd_sub_group;  /* CLPRIM_SUB_GROUP_SIZE: every tile kernel's
+                                 required sub-group size (0: the device's choice) */
     clprim__knobs knobs;         /* development knobs, as set at creation */
     clprim__tuning_file *tuning; /* the caller's tuning rows, NULL: none (replaced
                                     under the lock; read with it held) */
@@ -159,6 +161,9 @@ void clprim__log(const clprim_context *ctx, int level, const char *fmt, ...)
  * reason). */
 /* Whether the space-separated list names the extension. */
 int clprim__has_extension(const char *list, const char *name);
+/* Whether the device lists `size` among its sub-group sizes
+ * (cl_intel_required_subgroup_size); 0 where it has no such list. */
+int clprim__device_offers_sub_group(cl_device_id dev, size_t size);
 clprim_status clprim__device_probe(cl_device_id dev, unsigned flags,
                                    clprim_device_info *info, const char **failed);
 /* NVIDIA: the compute capability's major number (0 elsewhere, or unknown). */

@@ -202,6 +202,10 @@
     X(SCAN_SINGLE_PASS, "CLPRIM_SCAN_SINGLE_PASS",                                              \
       "`1` / `0`: AUTO takes the single-pass / multilevel scan whatever the row says (tests)")  \
     X(REDUCE_TWO_LAUNCHES, "CLPRIM_REDUCE_TWO_LAUNCHES", "`1`: FAST reduces in two launches")  \
+    X(SUB_GROUP_SIZE, "CLPRIM_SUB_GROUP_SIZE",                                                  \
+      "`4` to `64`: every tile kernel is built with that required sub-group size "              \
+      "(cl_intel_required_subgroup_size), taken as the SIMD width; a size the device does not " \
+      "list fails the context's creation (tests)")                                              \
     X(SUBGROUPS, "CLPRIM_SUBGROUPS",                                                            \
       "`0`: work-groups scan through local memory, not sub-group shuffles, where the device "   \
       "has cl_khr_subgroup_shuffle_relative (tests)")                                           \
