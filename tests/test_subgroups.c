@@ -7,7 +7,8 @@
  * table through its sub-group shuffles, every result against the host.
  * A size the device does not list is refused at context creation, with a
  * message naming the knob (everywhere: 3, and the sizes missing from the
- * list; PoCL and NVIDIA list none). */
+ * list; PoCL and NVIDIA list none). Where sub-groups are the default form,
+ * the local-memory form (CLPRIM_SUBGROUPS=0) runs the same checks. */
 #define _POSIX_C_SOURCE 200809L
 #include "common/testutil.h"
 
@@ -37,16 +38,21 @@ static int offered(size_t size)
     return 0;
 }
 
-/* A context with CLPRIM_SUB_GROUP_SIZE=size, or NULL with *st its status. */
-static clprim_context *context_at(unsigned size, clprim_status *st)
+/* A context with knob=value, or NULL with *st its status. */
+static clprim_context *context_with(const char *knob, unsigned value, clprim_status *st)
 {
     char v[16];
     clprim_context *c = NULL;
-    snprintf(v, sizeof v, "%u", size);
-    setenv("CLPRIM_SUB_GROUP_SIZE", v, 1);
+    snprintf(v, sizeof v, "%u", value);
+    setenv(knob, v, 1);
     *st = clprim_context_create(NULL, &c);
-    unsetenv("CLPRIM_SUB_GROUP_SIZE");
+    unsetenv(knob);
     return *st == CLPRIM_SUCCESS ? c : NULL;
+}
+
+static clprim_context *context_at(unsigned size, clprim_status *st)
+{
+    return context_with("CLPRIM_SUB_GROUP_SIZE", size, st);
 }
 
 static void test_refused(void **state)
@@ -234,10 +240,30 @@ static void test_sizes(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Where the sub-group form is the default, the local-memory form too
+ * (CLPRIM_SUBGROUPS=0), on the same checks. */
+static void test_local_form(void **state)
+{
+    clprim_device_info info;
+    clprim_status st;
+    uint64_t seed = tu_seed() ^ 0x10c;
+    (void)state;
+    assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);
+    if (!info.has_subgroups || info.has_nv_ptx)
+        skip();
+    clprim_context *c = context_with("CLPRIM_SUBGROUPS", 0, &st);
+    assert_int_equal(st, CLPRIM_SUCCESS);
+    const size_t failures = scans(c, info.simd_width, &seed) +
+                            compactions(c, info.simd_width, &seed) +
+                            sorts_and_tables(c, info.simd_width, &seed);
+    clprim_context_release(c);
+    assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_refused),
-                                       cmocka_unit_test(test_sizes)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_refused), cmocka_unit_test(test_sizes),
+                                       cmocka_unit_test(test_local_form)};
     int failed;
     ctx = tu_context();
     failed = cmocka_run_group_tests(tests, NULL, NULL);
