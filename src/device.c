@@ -31,6 +31,19 @@ static cl_uint query_uint(cl_device_id dev, cl_device_info what)
     return v;
 }
 
+/* The sub-group sizes the device lists (cl_intel_required_subgroup_size)
+ * into sizes[16], their number in *count; 0 where the query fails. */
+static int sub_group_sizes(cl_device_id dev, size_t sizes[16], size_t *count)
+{
+    size_t bytes = 0;
+    *count = 0;
+    if (clGetDeviceInfo(dev, CLPRIM__DEVICE_SUB_GROUP_SIZES_INTEL, 16 * sizeof sizes[0], sizes,
+                        &bytes) != CL_SUCCESS)
+        return 0;
+    *count = bytes / sizeof sizes[0];
+    return 1;
+}
+
 static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_device_info *info)
 {
     if (clprim__has_extension(ext, "cl_nv_device_attribute_query")) {
@@ -42,11 +55,10 @@ static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_devic
     } else if (clprim__has_extension(ext, "cl_intel_required_subgroup_size") &&
                (info->type & CL_DEVICE_TYPE_GPU)) {
         /* GPUs only: CPU drivers (PoCL 5) list emulated sizes up to 512 */
-        size_t sizes[16] = {0}, bytes = 0, i;
-        if (clGetDeviceInfo(dev, CLPRIM__DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes,
-                            &bytes) == CL_SUCCESS) {
+        size_t sizes[16] = {0}, count, i;
+        if (sub_group_sizes(dev, sizes, &count)) {
             /* the largest size: work-groups that are multiples of it are multiples of all */
-            for (i = 0; i < bytes / sizeof sizes[0]; ++i)
+            for (i = 0; i < count; ++i)
                 if (sizes[i] > info->simd_width)
                     info->simd_width = (cl_uint)sizes[i];
             info->simd_source = "cl_intel_required_subgroup_size (largest sub-group size)";
@@ -59,11 +71,9 @@ static void simd_from_attributes(cl_device_id dev, const char *ext, clprim_devic
 
 int clprim__device_offers_sub_group(cl_device_id dev, size_t size)
 {
-    size_t sizes[16] = {0}, bytes = 0, i;
-    if (clGetDeviceInfo(dev, CLPRIM__DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &bytes) !=
-        CL_SUCCESS)
-        return 0;
-    for (i = 0; i < bytes / sizeof sizes[0] && i < 16; ++i)
+    size_t sizes[16] = {0}, count = 0, i;
+    sub_group_sizes(dev, sizes, &count);
+    for (i = 0; i < count; ++i)
         if (sizes[i] == size)
             return 1;
     return 0;

@@ -37,7 +37,7 @@
     X(S, scan_auto, E, "", 0, 0, "what AUTO runs")                                             \
     X(S, single_pass_max_n, Z, "", 0, 0, "AUTO takes the single pass up to this n")             \
     X(S, repro_wg_size, U, "CLPRIM_REPRO_WG_SIZE", 0, 0,                                        \
-      "RUN_TO_RUN single pass: its work-group size (0: sp_wg_size; clamped as it is)")                            \
+      "RUN_TO_RUN single pass: its work-group size (0: sp_wg_size; clamped as it is)")          \
     X(S, chunks_per_cu, U, "CLPRIM_SCAN_CHUNKS_PER_CU", 0, 1024,                                \
       "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")
 
