@@ -377,10 +377,12 @@ CLPRIM_API clprim_status clprim_context_set_error(clprim_context *ctx, clprim_st
  * PTX (shuffles, votes, memory ordering); devices with cl_khr_subgroups or
  * cl_intel_subgroups and cl_khr_subgroup_shuffle_relative (Intel's CPU
  * runtime, Intel GPUs), the work-group scans through sub-group shuffles;
- * any other device, local memory and barriers only. The environment
- * variable CLPRIM_SUBGROUPS=0, read when a context is created, gives a
- * device of the second kind the local-memory form (for tests and
- * comparisons). */
+ * any other device, local memory and barriers only. Environment
+ * variables read when a context is created force another form (for tests
+ * and comparisons): CLPRIM_SUBGROUPS=0 gives a device of the second kind
+ * the local-memory form; CLPRIM_PTX=0 gives an NVIDIA GPU the forms other
+ * vendors get (local memory; has_nv_ptx reads 0, and the single passes
+ * need 64-bit atomics). */
 typedef struct clprim_device_info {
   char platform_name[128];
   char device_name[128];

@@ -192,6 +192,13 @@ static clprim_status context_init(clprim_context *ctx, const clprim_context_opti
             return clprim__fail(ctx, st, "clCreateCommandQueue failed: %s",
                                 clprim_status_string(st));
     }
+    /* CLPRIM_PTX=0: NVIDIA runs the forms other vendors get, so that they
+     * are tested on the one GPU at hand; PTX's match.any and single-pass
+     * memory ordering go with it (the compute capability reads as 0) */
+    if (ctx->info.has_nv_ptx && !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_PTX, 1)) {
+        ctx->info.has_nv_ptx = 0;
+        ctx->info.has_single_pass = ctx->info.has_int64_atomics;
+    }
     ctx->nv_compute_major = clprim__nv_compute_major(ctx->device, &ctx->info);
     st = build_context(ctx);
     if (st != CLPRIM_SUCCESS)

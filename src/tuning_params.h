@@ -209,6 +209,9 @@
     X(SUBGROUPS, "CLPRIM_SUBGROUPS",                                                            \
       "`0`: work-groups scan through local memory, not sub-group shuffles, where the device "   \
       "has cl_khr_subgroup_shuffle_relative (tests)")                                           \
+    X(PTX, "CLPRIM_PTX",                                                                        \
+      "`0`: an NVIDIA device gets no inline PTX: the local-memory forms, and the single passes "\
+      "only where it has 64-bit atomics (tests)")                                               \
     X(SORT_WIDE, "CLPRIM_SORT_WIDE",                                                            \
       "`1`: sorts and top-k count positions in 64 bits at any n (tests)")                       \
     X(SAT_TEST_SILENT, "CLPRIM_SAT_TEST_SILENT",                                                \

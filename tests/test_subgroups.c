@@ -7,8 +7,9 @@
  * table through its sub-group shuffles, every result against the host.
  * A size the device does not list is refused at context creation, with a
  * message naming the knob (everywhere: 3, and the sizes missing from the
- * list; PoCL and NVIDIA list none). Where sub-groups are the default form,
- * the local-memory form (CLPRIM_SUBGROUPS=0) runs the same checks. */
+ * list; PoCL and NVIDIA list none). Where sub-groups or NVIDIA's PTX are
+ * the default form, the local-memory form (CLPRIM_SUBGROUPS=0, CLPRIM_PTX=0)
+ * runs the same checks. */
 #define _POSIX_C_SOURCE 200809L
 #include "common/testutil.h"
 
@@ -240,8 +241,8 @@ static void test_sizes(void **state)
     assert_int_equal(failures, 0);
 }
 
-/* Where the sub-group form is the default, the local-memory form too
- * (CLPRIM_SUBGROUPS=0), on the same checks. */
+/* Where sub-groups or PTX are the default form, the local-memory form too
+ * (CLPRIM_SUBGROUPS=0 / CLPRIM_PTX=0), on the same checks. */
 static void test_local_form(void **state)
 {
     clprim_device_info info;
@@ -249,10 +250,13 @@ static void test_local_form(void **state)
     uint64_t seed = tu_seed() ^ 0x10c;
     (void)state;
     assert_int_equal(clprim_context_device_info(ctx, &info), CLPRIM_SUCCESS);
-    if (!info.has_subgroups || info.has_nv_ptx)
+    if (!info.has_subgroups && !info.has_nv_ptx)
         skip();
-    clprim_context *c = context_with("CLPRIM_SUBGROUPS", 0, &st);
+    clprim_context *c = context_with(info.has_nv_ptx ? "CLPRIM_PTX" : "CLPRIM_SUBGROUPS", 0, &st);
     assert_int_equal(st, CLPRIM_SUCCESS);
+    /* the knob is honoured, not quietly ignored */
+    assert_int_equal(clprim_context_device_info(c, &info), CLPRIM_SUCCESS);
+    assert_int_equal(info.has_nv_ptx, 0);
     const size_t failures = scans(c, info.simd_width, &seed) +
                             compactions(c, info.simd_width, &seed) +
                             sorts_and_tables(c, info.simd_width, &seed);
