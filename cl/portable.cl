@@ -2,7 +2,21 @@
 /* The PORTABLE level (issue 33): reduce and scan in the one association
  * order cl/portable_abi.h fixes, the same on every device. Work-items and
  * local memory only (no SIMD-group operations, whose width differs), and no
- * fused multiply-add: a transform's a * b + c rounds twice on every device. */
+ * fused multiply-add: a transform's a * b + c rounds twice on every device.
+ *
+ * A work-group of WG_SIZE work-items (the host's choice, a multiple of
+ * PORTABLE_WG) runs PORTABLE_GROUP_TILES tiles at once: work-item u is the
+ * virtual work-item u % PORTABLE_WG of the group's tile u / PORTABLE_WG, and
+ * does exactly what that virtual work-item's order says, so the bits do not
+ * depend on WG_SIZE. The group's span of tiles moves between global and
+ * local memory coalesced (consecutive work-items, consecutive 16-byte
+ * words where the span is whole and aligned); each work-item then folds or
+ * scans its PORTABLE_CHUNK consecutive elements from local memory, where
+ * element k of the span sits at PORTABLE_SLOT(k), one pad after every
+ * chunk, so that both the coalesced transfers and the chunks' walks meet
+ * every bank once (4-byte elements). Elements of a caller's type larger
+ * than 16 bytes are not staged (local memory would limit the group to one
+ * tile): each work-item reads and writes its own elements directly. */
 #ifndef CLPRIM_ASSEMBLED
 #include "portable_abi.h"
 #include "common/elem.clh"
@@ -10,58 +24,219 @@
 
 #pragma OPENCL FP_CONTRACT OFF
 
-#if WG_SIZE != PORTABLE_WG
-#error "clprim: the portable kernels run PORTABLE_WG work-items per work-group"
+#if WG_SIZE % PORTABLE_WG != 0
+#error "clprim: the portable kernels run a multiple of PORTABLE_WG work-items per work-group"
 #endif
 
 #define PORTABLE_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 
+#define PORTABLE_GROUP_TILES (WG_SIZE / PORTABLE_WG)
+#define PORTABLE_SPAN (WG_SIZE * PORTABLE_CHUNK) /* elements of a work-group */
+#define PORTABLE_SLOT(k) ((k) + (k) / PORTABLE_CHUNK)
+#define PORTABLE_WORDS (PORTABLE_CHUNK / VEC) /* 16-byte words of each work-item */
+
+#if CLPRIM_T_BUILTIN || T_SIZE <= 16
+#define PORTABLE_STAGED 1
+#else
+#define PORTABLE_STAGED 0
+#endif
+
+#if PORTABLE_STAGED
+/* The span of the group from element base (of in, already at the caller's
+ * offset) to local memory, mapped by the transform with each element's
+ * index; the identity past n (never read). aligned: in is at a 16-byte
+ * boundary. The raw words are all loaded before the first is mapped. */
+inline void portable_stage_in(global const IN_T *in, ulong base, ulong n, local T *s,
+                              uint aligned)
+{
+    const uint lid = get_local_id(0);
+#if VEC > 1
+    if (aligned && base + PORTABLE_SPAN <= n) {
+#if CLPRIM_TRANSFORM
+        INV raw[PORTABLE_WORDS];
+        for (uint r = 0; r < PORTABLE_WORDS; ++r)
+            raw[r] = ((global const INV *)(in + base))[r * WG_SIZE + lid];
+#else
+        TV raw[PORTABLE_WORDS];
+        for (uint r = 0; r < PORTABLE_WORDS; ++r)
+            raw[r] = ((global const TV *)(in + base))[r * WG_SIZE + lid];
+#endif
+        for (uint r = 0; r < PORTABLE_WORDS; ++r) {
+            const uint k = (r * WG_SIZE + lid) * VEC;
+#if CLPRIM_TRANSFORM
+            const TV x = clprim_in_vec(raw[r], base + k);
+#else
+            const TV x = raw[r];
+#endif
+            for (uint j = 0; j < VEC; ++j)
+                s[PORTABLE_SLOT(k + j)] = clprim_chunk_at(x, j);
+        }
+        return;
+    }
+#endif
+    for (uint r = 0; r < PORTABLE_CHUNK; ++r) {
+        const uint k = r * WG_SIZE + lid;
+        s[PORTABLE_SLOT(k)] = clprim_load_in(in, base + k, n);
+    }
+}
+
+/* The span's elements below n from local memory to out (already at the
+ * caller's offset), coalesced; aligned: out is at a 16-byte boundary. */
+inline void portable_stage_out(global T *out, ulong base, ulong n, local const T *s,
+                               uint aligned)
+{
+    const uint lid = get_local_id(0);
+#if VEC > 1
+    if (aligned && base + PORTABLE_SPAN <= n) {
+        for (uint r = 0; r < PORTABLE_WORDS; ++r) {
+            const uint k = (r * WG_SIZE + lid) * VEC;
+#if VEC == 4
+            const TV x = (TV)(s[PORTABLE_SLOT(k)], s[PORTABLE_SLOT(k + 1)],
+                              s[PORTABLE_SLOT(k + 2)], s[PORTABLE_SLOT(k + 3)]);
+#else
+            const TV x = (TV)(s[PORTABLE_SLOT(k)], s[PORTABLE_SLOT(k + 1)]);
+#endif
+            ((global TV *)(out + base))[r * WG_SIZE + lid] = x;
+        }
+        return;
+    }
+#endif
+    for (uint r = 0; r < PORTABLE_CHUNK; ++r) {
+        const uint k = r * WG_SIZE + lid;
+        if (base + k < n)
+            out[base + k] = s[PORTABLE_SLOT(k)];
+    }
+}
+
+#define PORTABLE_LOCAL_T local T s[WG_SIZE * (PORTABLE_CHUNK + 1)];
+/* element j of work-item u's chunk (first: its index) */
+#define PORTABLE_AT(u, first, j) s[(u) * (PORTABLE_CHUNK + 1) + (j)]
+#else
+#define PORTABLE_LOCAL_T
+#define PORTABLE_AT(u, first, j) clprim_in(in[(first) + (j)], (first) + (j))
+#endif
+
+/* Tile totals: tile g's to out[out_off + g], for the tiles of n elements
+ * (one, the identity, for n = 0); the host launches
+ * ceil(tiles / PORTABLE_GROUP_TILES) work-groups. */
 PORTABLE_KERNEL reduce_portable(global const IN_T *in, ulong in_off, ulong n, global T *out,
                                 ulong out_off)
 {
-    local T b[WG_SIZE];
-    const uint v = get_local_id(0);
-    const ulong first = (ulong)get_group_id(0) * PORTABLE_TILE + (ulong)v * PORTABLE_CHUNK;
+    PORTABLE_LOCAL_T
+    /* the virtual work-items' values, one pad after every 16 */
+    local T b[WG_SIZE + WG_SIZE / 16];
+    const uint u = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * PORTABLE_SPAN;
+    const ulong first = base + (ulong)u * PORTABLE_CHUNK;
+    const ulong tiles = n ? (n + PORTABLE_TILE - 1) / PORTABLE_TILE : 1;
     T acc = IDENTITY;
     in += in_off;
-    for (uint j = 0; j < PORTABLE_CHUNK && first + j < n; ++j)
-        acc = OP(acc, clprim_in(in[first + j], first + j));
-    b[v] = acc;
-    for (uint d = 1; d < WG_SIZE; d <<= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if ((v & (2 * d - 1)) == 0)
-            b[v] = OP(b[v], b[v + d]);
+#if PORTABLE_STAGED
+    portable_stage_in(in, base, n, s, in_off % VEC == 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    /* virtual work-item u % 64: its elements in order from the identity */
+    if (first + PORTABLE_CHUNK <= n) {
+        for (uint j = 0; j < PORTABLE_CHUNK; ++j)
+            acc = OP(acc, PORTABLE_AT(u, first, j));
+    } else {
+        for (uint j = 0; j < PORTABLE_CHUNK && first + j < n; ++j)
+            acc = OP(acc, PORTABLE_AT(u, first, j));
     }
-    if (v == 0)
-        out[out_off + get_group_id(0)] = b[0];
+    b[u + u / 16] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* the pairwise tree over 64 values is the balanced binary tree: its
+     * first four levels over each 16 by one work-item (to b's first of
+     * them, which only it reads), the last two over each tile's four */
+    if (u < WG_SIZE / 16) {
+        local const T *q = b + u * 17;
+        const T a0 = OP(OP(OP(q[0], q[1]), OP(q[2], q[3])), OP(OP(q[4], q[5]), OP(q[6], q[7])));
+        const T a1 =
+            OP(OP(OP(q[8], q[9]), OP(q[10], q[11])), OP(OP(q[12], q[13]), OP(q[14], q[15])));
+        b[u * 17] = OP(a0, a1);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (u < PORTABLE_GROUP_TILES) {
+        const ulong g = (ulong)get_group_id(0) * PORTABLE_GROUP_TILES + u;
+        local const T *q = b + u * 4 * 17;
+        if (g < tiles)
+            out[out_off + g] = OP(OP(q[0], q[17]), OP(q[34], q[51]));
+    }
 }
 
-/* Each work-item reads and writes only its own elements, so in place is
- * safe: it holds them all before it writes. */
+/* The tiles of n elements, tile g from carry[carry_off + g] where flags
+ * has PORTABLE_CARRY; the host launches ceil(tiles / PORTABLE_GROUP_TILES)
+ * work-groups. They take their spans from the last to the first, so that
+ * the input the tile totals' pass read last may still be in cache (the
+ * order of work-groups changes no bits). In place is safe: a work-group
+ * reads and writes only its own span, and holds all of it before it
+ * writes. */
 PORTABLE_KERNEL scan_portable(global const IN_T *in, ulong in_off, global T *out, ulong out_off,
                               ulong n, global const T *carry, ulong carry_off, uint flags)
 {
+    PORTABLE_LOCAL_T
     local T ks[2][WG_SIZE];
-    const uint v = get_local_id(0);
-    const ulong g = get_group_id(0), first = g * PORTABLE_TILE + (ulong)v * PORTABLE_CHUNK;
+    const uint u = get_local_id(0), v = u % PORTABLE_WG;
+    const ulong group = (ulong)get_num_groups(0) - 1 - get_group_id(0);
+    const ulong base = group * PORTABLE_SPAN, first = base + (ulong)u * PORTABLE_CHUNK;
+    const ulong g = group * PORTABLE_GROUP_TILES + u / PORTABLE_WG;
+    const uint m = first >= n ? 0u : n - first >= PORTABLE_CHUNK ? PORTABLE_CHUNK : (uint)(n - first);
     T loc[PORTABLE_CHUNK];
-    uint m = 0, cur = 0;
+    uint cur = 0;
     in += in_off;
     out += out_off;
-    for (uint j = 0; j < PORTABLE_CHUNK && first + j < n; ++j, ++m) {
-        const T x = clprim_in(in[first + j], first + j);
-        loc[j] = j ? OP(loc[j - 1], x) : x;
+    /* the carry of a tile with elements in this work-item (carry holds one
+     * per tile of n, no more) */
+    const T c = (flags & PORTABLE_CARRY) && m ? carry[carry_off + g] : IDENTITY;
+#if PORTABLE_STAGED
+    portable_stage_in(in, base, n, s, in_off % VEC == 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    /* virtual work-item v: its elements scanned in order from the first
+     * (whole chunks apart, so that loc stays in registers) */
+    T total = IDENTITY;
+    if (m == PORTABLE_CHUNK) {
+        for (uint j = 0; j < PORTABLE_CHUNK; ++j) {
+            const T x = PORTABLE_AT(u, first, j);
+            loc[j] = j ? OP(loc[j - 1], x) : x;
+        }
+        total = loc[PORTABLE_CHUNK - 1];
+    } else {
+        for (uint j = 0; j < m; ++j) {
+            const T x = PORTABLE_AT(u, first, j);
+            total = loc[j] = j ? OP(total, x) : x;
+        }
     }
-    ks[0][v] = m ? loc[m - 1] : IDENTITY;
-    for (uint d = 1; d < WG_SIZE; d <<= 1) {
+    /* Kogge-Stone over each tile's 64 totals */
+    ks[0][u] = total;
+    for (uint d = 1; d < PORTABLE_WG; d <<= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
-        ks[cur ^ 1][v] = v >= d ? OP(ks[cur][v - d], ks[cur][v]) : ks[cur][v];
+        ks[cur ^ 1][u] = v >= d ? OP(ks[cur][u - d], ks[cur][u]) : ks[cur][u];
         cur ^= 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const T c = (flags & PORTABLE_CARRY) ? carry[carry_off + g] : IDENTITY;
-    const T prefix = v ? OP(c, ks[cur][v - 1]) : c;
+    const T prefix = v ? OP(c, ks[cur][u - 1]) : c;
+#if PORTABLE_STAGED
+    /* to the work-item's own slots (it alone read them), then out */
+    if (m == PORTABLE_CHUNK) {
+        if (flags & PORTABLE_EXCLUSIVE) {
+            for (uint j = 0; j < PORTABLE_CHUNK; ++j)
+                PORTABLE_AT(u, first, j) = j ? OP(prefix, loc[j - 1]) : prefix;
+        } else {
+            for (uint j = 0; j < PORTABLE_CHUNK; ++j)
+                PORTABLE_AT(u, first, j) = OP(prefix, loc[j]);
+        }
+    } else {
+        for (uint j = 0; j < m; ++j)
+            PORTABLE_AT(u, first, j) = (flags & PORTABLE_EXCLUSIVE)
+                                           ? (j ? OP(prefix, loc[j - 1]) : prefix)
+                                           : OP(prefix, loc[j]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    portable_stage_out(out, base, n, s, out_off % VEC == 0);
+#else
     for (uint j = 0; j < m; ++j)
         out[first + j] = (flags & PORTABLE_EXCLUSIVE) ? (j ? OP(prefix, loc[j - 1]) : prefix)
                                                       : OP(prefix, loc[j]);
+#endif
 }

@@ -388,6 +388,10 @@ clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clpri
  * fused in a vector path and not in the fallback's scalar one. Heap; NULL
  * when memory is short. */
 char *clprim__element_uncontracted(const char *defines);
+/* Work-items per work-group of the PORTABLE kernels (cl/portable.cl; reduce.c):
+ * a multiple of PORTABLE_WG, each work-group running that many over
+ * PORTABLE_WG tiles at once; the bits do not depend on it. */
+unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e);
 /* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
 /* The element layer of a caller's type (T, T_SIZE after its source) with,

@@ -22,7 +22,35 @@ static const char *const kernels[CLPRIM_REDUCE_ALGORITHM_COUNT_ + 1] = {
     [CLPRIM_REDUCE_CHUNKED] = "reduce_chunk",
 };
 
-/* Work-groups of one level over n elements. */
+/* PORTABLE's work-group: 256 work-items, 4 tiles at once, on every device.
+ * The tile's order is that of 64 virtual work-items (portable_abi.h), and a
+ * work-group of 64 ran one tile: 262,144 work-groups of 1024 elements at
+ * 2^28, each work-item reading 16 consecutive elements (stride 16 across
+ * work-items), which is latency-bound on GPUs (H100, float 2^28: the reduce
+ * 1.76x NONE's time, the scan 4.9x). 256 is what the other kernels run on
+ * GPUs, staged in local memory 256 x 17 elements (17 KB float, 35 KB double
+ * with the scan's Kogge-Stone pair: below the 48 KB a work-group gets on
+ * NVIDIA). CPUs take the same, so that the CPU runtimes of CI run the code
+ * the GPUs run (a CPU work-group is a loop over its work-items; staging is
+ * a copy in cache). Not measured per device yet: a tuning row's value. */
+#define PORTABLE_GROUP_WG_GPU 256u
+#define PORTABLE_GROUP_WG_CPU 256u
+
+unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e)
+{
+    const clprim_device_info *d = &ctx->info;
+    unsigned wg = d->type & CL_DEVICE_TYPE_CPU ? PORTABLE_GROUP_WG_CPU : PORTABLE_GROUP_WG_GPU;
+    /* local memory per work-item: the staged chunk and its pad (built-in
+     * types and those up to 16 bytes, as portable.cl decides) and the
+     * scan's Kogge-Stone pair (the reduce needs less) */
+    const size_t per = ((e->builtin || e->size <= 16) ? PORTABLE_CHUNK + 3 : 3) * e->size;
+    while (wg > PORTABLE_WG && (wg * per + 1024 > d->local_mem_size || wg > d->max_work_group_size))
+        wg /= 2;
+    return wg;
+}
+
+/* Work-groups of one level over n elements (PORTABLE: its tiles, whose
+ * totals the level writes). */
 static size_t level_groups(clprim_reduce_algorithm a, const clprim__reduce_tuning *t,
                            const clprim_device_info *d, size_t n, const clprim__element *e)
 {
@@ -120,7 +148,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         return CLPRIM_SUCCESS; /* no tile */
     if (level == CLPRIM_REPRO_PORTABLE) {
         algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
-        t.wg_size = PORTABLE_WG;
+        t.wg_size = clprim__portable_wg(ctx, &l->elem);
         spec.file = "portable.cl";
         spec.element = uncontracted = clprim__element_uncontracted(l->elem.defines);
         if (!uncontracted)
@@ -128,8 +156,10 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     }
     once = algo == CLPRIM_REDUCE_FAST &&
            !clprim__switch(&ctx->knobs, CLPRIM__SWITCH_REDUCE_TWO_LAUNCHES, 0);
-    /* the trees hold 2 * WG_SIZE elements in local memory */
-    while (t.wg_size > 1 && 2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
+    /* the trees hold 2 * WG_SIZE elements in local memory (PORTABLE:
+     * clprim__portable_wg saw to it) */
+    while (level != CLPRIM_REPRO_PORTABLE && t.wg_size > 1 &&
+           2 * (size_t)t.wg_size * elem + 1024 > ctx->info.local_mem_size)
         t.wg_size /= 2;
     spec.wg_size = t.wg_size;
     spec.tuning = t.source;
@@ -153,9 +183,9 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
     if (st != CLPRIM_SUCCESS)
         return st;
     t.wg_size = clprim__program_wg_size(prog);
-    if (level == CLPRIM_REPRO_PORTABLE && t.wg_size != PORTABLE_WG)
+    if (level == CLPRIM_REPRO_PORTABLE && t.wg_size % PORTABLE_WG)
         return clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable reduce "
-                            "runs %d work-items per work-group, which %s cannot",
+                            "runs a multiple of %d work-items per work-group, which %s cannot",
                             PORTABLE_WG, ctx->info.device_name);
 
     groups = level_groups(algo, &t, &ctx->info, a->n, &l->elem);
@@ -180,9 +210,11 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
                          a->tiles_only;
         cl_mem dst = last ? a->result : clprim__pool_mem(buf);
         const size_t dst_off = last ? a->result_off : temp_n;
+        /* PORTABLE: wg_size / PORTABLE_WG tiles (groups) per work-group */
+        const size_t per = (size_t)algo == PORTABLE_LEVELS ? t.wg_size / PORTABLE_WG : 1;
         st = launch_level(l, prog, kernels[algo], src, off, m, dst, dst_off,
                           algo == CLPRIM_REDUCE_FAST ? &none : NULL, /* no state: two launches */
-                          groups, algo == CLPRIM_REDUCE_CHUNKED ? 1u : t.wg_size);
+                          (groups + per - 1) / per, algo == CLPRIM_REDUCE_CHUNKED ? 1u : t.wg_size);
         src = dst;
         off = dst_off;
         m = groups;

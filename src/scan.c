@@ -310,12 +310,15 @@ static clprim_status portable_level(clprim__launch *l, clprim__program *prog,
                                     cl_uint flags, cl_mem carry, cl_ulong carry_off)
 {
     const cl_ulong tiles = (n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+    const unsigned wg = clprim__program_wg_size(prog);
+    /* wg / PORTABLE_WG tiles per work-group (clprim__portable_wg) */
+    const size_t groups = (size_t)((tiles + wg / PORTABLE_WG - 1) / (wg / PORTABLE_WG));
     clprim_status st = CLPRIM_SUCCESS;
     if (tiles > 1) {
         const cl_ulong totals = at, carries = at + tiles;
         const clprim__arg red[] = {CLPRIM__ARG(in), CLPRIM__ARG(in_off), CLPRIM__ARG(n),
                                    CLPRIM__ARG(temp), CLPRIM__ARG(totals)};
-        st = CLPRIM__LAUNCH_KERNEL(l, prog, "reduce_portable", red, (size_t)tiles, PORTABLE_WG);
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "reduce_portable", red, groups, wg);
         if (st == CLPRIM_SUCCESS)
             st = portable_level(l, plain, plain, temp, at + 2 * tiles, temp, totals, temp, carries,
                                 tiles, PORTABLE_EXCLUSIVE | (flags & PORTABLE_CARRY), carry,
@@ -328,7 +331,7 @@ static clprim_status portable_level(clprim__launch *l, clprim__program *prog,
         const clprim__arg args[] = {CLPRIM__ARG(in),   CLPRIM__ARG(in_off),    CLPRIM__ARG(out),
                                     CLPRIM__ARG(out_off), CLPRIM__ARG(n),      CLPRIM__ARG(carry),
                                     CLPRIM__ARG(carry_off), CLPRIM__ARG(flags)};
-        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args, (size_t)tiles, PORTABLE_WG);
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args, groups, wg);
     }
     return st;
 }
@@ -339,8 +342,9 @@ static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const 
 {
     clprim_context *ctx = l->ctx;
     char *uncontracted = clprim__element_uncontracted(l->elem.defines);
-    clprim__program_spec spec = {
-        .file = "portable.cl", .element = uncontracted, .wg_size = PORTABLE_WG};
+    clprim__program_spec spec = {.file = "portable.cl",
+                                 .element = uncontracted,
+                                 .wg_size = clprim__portable_wg(ctx, &l->elem)};
     clprim__program *plain = NULL, *prog = NULL;
     clprim__pool_buf *buf = NULL;
     size_t temp_n = 0, m;
@@ -355,10 +359,13 @@ static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const 
         st = clprim__program_get(ctx, &spec, &prog);
     }
     free(uncontracted);
-    if (st == CLPRIM_SUCCESS && (clprim__program_wg_size(prog) != PORTABLE_WG ||
-                                 clprim__program_wg_size(plain) != PORTABLE_WG))
+    /* any multiple of PORTABLE_WG gives the same bits; both programs the
+     * same one, as portable_level launches them alike */
+    if (st == CLPRIM_SUCCESS && (clprim__program_wg_size(prog) % PORTABLE_WG ||
+                                 clprim__program_wg_size(plain) != clprim__program_wg_size(prog)))
         st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable scan runs "
-                          "%d work-items per work-group, which %s cannot", PORTABLE_WG,
+                          "a multiple of %d work-items per work-group (and the transform's "
+                          "program as many as the plain one), which %s cannot", PORTABLE_WG,
                           ctx->info.device_name);
     for (m = a->n; m > PORTABLE_TILE && !a->tile_carries; m = (m + PORTABLE_TILE - 1) / PORTABLE_TILE)
         temp_n += 2 * ((m + PORTABLE_TILE - 1) / PORTABLE_TILE);
@@ -372,8 +379,10 @@ static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const 
                                     CLPRIM__ARG(a->out),  CLPRIM__ARG(out_off),
                                     CLPRIM__ARG(n),       CLPRIM__ARG(a->init.mem),
                                     CLPRIM__ARG(off),     CLPRIM__ARG(tiles_flags)};
-        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args,
-                                   (size_t)((n + PORTABLE_TILE - 1) / PORTABLE_TILE), PORTABLE_WG);
+        const unsigned per = clprim__program_wg_size(prog) / PORTABLE_WG;
+        const cl_ulong tiles = (n + PORTABLE_TILE - 1) / PORTABLE_TILE;
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args, (size_t)((tiles + per - 1) / per),
+                                   clprim__program_wg_size(prog));
     } else if (st == CLPRIM_SUCCESS) {
         st = portable_level(l, prog, plain, buf ? clprim__pool_mem(buf) : NULL, 0, a->in,
                             a->in_off, a->out, a->out_off, a->n, flags, a->init.mem,
