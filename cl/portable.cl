@@ -12,9 +12,8 @@
  * local memory coalesced (consecutive work-items, consecutive 16-byte
  * words where the span is whole and aligned); each work-item then folds or
  * scans its PORTABLE_CHUNK consecutive elements from local memory, where
- * element k of the span sits at PORTABLE_SLOT(k), one pad after every
- * chunk, so that both the coalesced transfers and the chunks' walks meet
- * every bank once (4-byte elements). Elements of a caller's type larger
+ * element k of the span sits at PORTABLE_SLOT(k), padded so that both the
+ * coalesced transfers and the chunks' walks meet every bank once. Elements of a caller's type larger
  * than 16 bytes are not staged (local memory would limit the group to one
  * tile): each work-item reads and writes its own elements directly. */
 #ifndef CLPRIM_ASSEMBLED
@@ -32,7 +31,16 @@
 
 #define PORTABLE_GROUP_TILES (WG_SIZE / PORTABLE_WG)
 #define PORTABLE_SPAN (WG_SIZE * PORTABLE_CHUNK) /* elements of a work-group */
-#define PORTABLE_SLOT(k) ((k) + (k) / PORTABLE_CHUNK)
+/* one pad after every 32 elements of 4 bytes, every 16 of 8 or more:
+ * work-items' 16-byte words then fill every bank once (float: lane l at
+ * 4l + l / 8), and so do the chunks' walks (float: 16u + u / 2; double,
+ * 64 bits a lane over half a warp: 17u) */
+#if T_SIZE == 4
+#define PORTABLE_PAD 32
+#else
+#define PORTABLE_PAD 16
+#endif
+#define PORTABLE_SLOT(k) ((k) + (k) / PORTABLE_PAD)
 #define PORTABLE_WORDS (PORTABLE_CHUNK / VEC) /* 16-byte words of each work-item */
 
 #if CLPRIM_T_BUILTIN || T_SIZE <= 16
@@ -108,9 +116,10 @@ inline void portable_stage_out(global T *out, ulong base, ulong n, local const T
     }
 }
 
-#define PORTABLE_LOCAL_T local T s[WG_SIZE * (PORTABLE_CHUNK + 1)];
-/* element j of work-item u's chunk (first: its index) */
-#define PORTABLE_AT(u, first, j) s[(u) * (PORTABLE_CHUNK + 1) + (j)]
+#define PORTABLE_LOCAL_T local T s[PORTABLE_SLOT(PORTABLE_SPAN)];
+/* element j of work-item u's chunk (first: its index; a chunk never
+ * straddles a pad) */
+#define PORTABLE_AT(u, first, j) s[PORTABLE_SLOT((u) * PORTABLE_CHUNK) + (j)]
 #else
 #define PORTABLE_LOCAL_T
 #define PORTABLE_AT(u, first, j) clprim_in(in[(first) + (j)], (first) + (j))
