@@ -23,14 +23,18 @@
  *           carry is the identity without one); inclusive out = prefix_v op
  *           loc_j, exclusive out = prefix_v op loc_{j-1} (prefix_v for j =
  *           0).
- * Programs of portable.cl run PORTABLE_WG work-items per work-group whatever
- * the device's SIMD width, with FP_CONTRACT off.
+ * The work-items of this order are virtual: programs of portable.cl run a
+ * multiple of PORTABLE_WG work-items per work-group (the host's choice,
+ * clprim__portable_wg in src/element.c), that many over PORTABLE_WG tiles at
+ * once, each work-item doing one virtual work-item's steps, whatever the
+ * device's SIMD width, with FP_CONTRACT off.
  *
  * Kernel arguments:
  *   reduce_portable  in, in_off, n, out, out_off: tile g's total to
  *                    out[out_off + g]
  *   scan_portable    in, in_off, out, out_off, n, carry, carry_off, flags:
- *                    tile g from carry[carry_off + g] (PORTABLE_CARRY) */
+ *                    tile g from carry[carry_off + g] (PORTABLE_CARRY)
+ * Both over ceil(tiles / (work-group size / PORTABLE_WG)) work-groups. */
 #ifndef CLPRIM_PORTABLE_ABI_H
 #define CLPRIM_PORTABLE_ABI_H
 

@@ -5,6 +5,8 @@
  * and checked on the device in operator.c, the layer above the launch. */
 #include "internal.h"
 
+#include "portable_abi.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,4 +270,31 @@ clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clpri
 char *clprim__element_uncontracted(const char *defines)
 {
     return clprim__format("#pragma OPENCL FP_CONTRACT OFF\n%s", defines);
+}
+
+/* PORTABLE's work-group: 256 work-items, 4 tiles at once, on every device.
+ * The tile's order is that of 64 virtual work-items (portable_abi.h), and a
+ * work-group of 64 ran one tile: 262,144 work-groups of 1024 elements at
+ * 2^28, each work-item reading 16 consecutive elements (stride 16 across
+ * work-items), which is latency-bound on GPUs (H100, float 2^28: the reduce
+ * 1.76x NONE's time, the scan 4.9x). 256 is what the other kernels run on
+ * GPUs; the scan's local memory is then 19 KB (float) or 39 KB (double):
+ * the staged span and its pads, and the Kogge-Stone pair, below the 48 KB a
+ * work-group gets on NVIDIA. CPUs take the same, so that the CPU runtimes of CI run the code
+ * the GPUs run (a CPU work-group is a loop over its work-items; staging is
+ * a copy in cache). Not measured per device yet: a tuning row's value. */
+#define PORTABLE_GROUP_WG_GPU 256u
+#define PORTABLE_GROUP_WG_CPU 256u
+
+unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e)
+{
+    const clprim_device_info *d = &ctx->info;
+    unsigned wg = d->type & CL_DEVICE_TYPE_CPU ? PORTABLE_GROUP_WG_CPU : PORTABLE_GROUP_WG_GPU;
+    /* local memory per work-item: the staged chunk and its pad (built-in
+     * types and those up to 16 bytes, as portable.cl decides) and the
+     * scan's Kogge-Stone pair (the reduce needs less) */
+    const size_t per = ((e->builtin || e->size <= 16) ? PORTABLE_CHUNK + 3 : 3) * e->size;
+    while (wg > PORTABLE_WG && (wg * per + 1024 > d->local_mem_size || wg > d->max_work_group_size))
+        wg /= 2;
+    return wg;
 }

@@ -388,7 +388,7 @@ clprim_status clprim__repro_check(clprim_context *ctx, clprim_repro repro, clpri
  * fused in a vector path and not in the fallback's scalar one. Heap; NULL
  * when memory is short. */
 char *clprim__element_uncontracted(const char *defines);
-/* Work-items per work-group of the PORTABLE kernels (cl/portable.cl; reduce.c):
+/* Work-items per work-group of the PORTABLE kernels (cl/portable.cl):
  * a multiple of PORTABLE_WG, each work-group running that many over
  * PORTABLE_WG tiles at once; the bits do not depend on it. */
 unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e);

@@ -40,8 +40,8 @@ variant() { # name sed-expression file
   build /tmp/b_$1 /tmp/src_$1 || { echo "variant $1: build failed" >> $R/errors.txt; return; }
   for mode in scan reduce; do bench ${mode}_float_portable_$1 /tmp/b_$1 $mode float portable; done
 }
-variant wg128 's/^#define PORTABLE_GROUP_WG_GPU 256u/#define PORTABLE_GROUP_WG_GPU 128u/' src/reduce.c
-variant wg512 's/^#define PORTABLE_GROUP_WG_GPU 256u/#define PORTABLE_GROUP_WG_GPU 512u/' src/reduce.c
+variant wg128 's/^#define PORTABLE_GROUP_WG_GPU 256u/#define PORTABLE_GROUP_WG_GPU 128u/' src/element.c
+variant wg512 's/^#define PORTABLE_GROUP_WG_GPU 256u/#define PORTABLE_GROUP_WG_GPU 512u/' src/element.c
 variant fwd 's/(ulong)get_num_groups(0) - 1 - get_group_id(0)/(ulong)get_group_id(0)/' cl/portable.cl
 
 {
