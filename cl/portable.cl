@@ -13,9 +13,10 @@
  * words where the span is whole and aligned); each work-item then folds or
  * scans its PORTABLE_CHUNK consecutive elements from local memory, where
  * element k of the span sits at PORTABLE_SLOT(k), padded so that both the
- * coalesced transfers and the chunks' walks meet every bank once. Elements of a caller's type larger
- * than 16 bytes are not staged (local memory would limit the group to one
- * tile): each work-item reads and writes its own elements directly. */
+ * coalesced transfers and the chunks' walks meet every bank once. CPUs, and
+ * elements of a caller's type over 16 bytes (local memory would limit the
+ * group to one tile), are not staged: each work-item reads and writes its
+ * own elements directly. */
 #ifndef CLPRIM_ASSEMBLED
 #include "portable_abi.h"
 #include "common/elem.clh"
@@ -43,9 +44,19 @@
 #define PORTABLE_SLOT(k) ((k) + (k) / PORTABLE_PAD)
 #define PORTABLE_WORDS (PORTABLE_CHUNK / VEC) /* 16-byte words of each work-item */
 
-#if CLPRIM_T_BUILTIN || T_SIZE <= 16
-#define PORTABLE_STAGED 1
+/* The host's choice (PORTABLE_STAGE: GPUs stage, CPUs not), or the
+ * development build option -DCLPRIM_PORTABLE_STAGED=0 or 1 (through
+ * CLPRIM_BUILD_OPTIONS: either path on any device, for tests); never for
+ * a caller's type over 16 bytes. */
+#if defined(CLPRIM_PORTABLE_STAGED)
+#define PORTABLE_STAGED CLPRIM_PORTABLE_STAGED
+#elif defined(PORTABLE_STAGE)
+#define PORTABLE_STAGED PORTABLE_STAGE
 #else
+#define PORTABLE_STAGED 1
+#endif
+#if PORTABLE_STAGED && !CLPRIM_T_BUILTIN && T_SIZE > 16
+#undef PORTABLE_STAGED
 #define PORTABLE_STAGED 0
 #endif
 

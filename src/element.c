@@ -280,21 +280,41 @@ char *clprim__element_uncontracted(const char *defines)
  * 1.76x NONE's time, the scan 4.9x). 256 is what the other kernels run on
  * GPUs; the scan's local memory is then 19 KB (float) or 39 KB (double):
  * the staged span and its pads, and the Kogge-Stone pair, below the 48 KB a
- * work-group gets on NVIDIA. CPUs take the same, so that the CPU runtimes of CI run the code
- * the GPUs run (a CPU work-group is a loop over its work-items; staging is
- * a copy in cache). Not measured per device yet: a tuning row's value. */
+ * work-group gets on NVIDIA. Not measured on GPUs yet: a tuning row's value.
+ *
+ * CPUs take 256 too but do not stage (a CPU reads 16 consecutive elements
+ * per work-item from cache as well as any other way). Float 2^22 on 2
+ * shared cores (noisy), scan / reduce in ms, Intel's CPU runtime and PoCL:
+ * not staged 6.3 / 2.3 and 5.2 / 0.70; staged 26 / 16 and 22 / 4.1; the
+ * one-tile kernels of 64 work-items before 15 / 5.6 and 9.9 / 2.5. 64
+ * work-items not staged looked faster on Intel's (up to 1.7x, one noisy
+ * run), but 256 lets the CPU runtimes of CI run the GPUs' several tiles
+ * per work-group; the staged path runs there too with
+ * CLPRIM_BUILD_OPTIONS=-DCLPRIM_PORTABLE_STAGED=1 (portable.cl). */
 #define PORTABLE_GROUP_WG_GPU 256u
 #define PORTABLE_GROUP_WG_CPU 256u
+
+/* Whether portable.cl stages the span in local memory (PORTABLE_STAGE):
+ * on GPUs, for built-in types and a caller's up to 16 bytes. */
+static int portable_staged(const clprim_context *ctx, const clprim__element *e)
+{
+    return !(ctx->info.type & CL_DEVICE_TYPE_CPU) && (e->builtin || e->size <= 16);
+}
 
 unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e)
 {
     const clprim_device_info *d = &ctx->info;
     unsigned wg = d->type & CL_DEVICE_TYPE_CPU ? PORTABLE_GROUP_WG_CPU : PORTABLE_GROUP_WG_GPU;
-    /* local memory per work-item: the staged chunk and its pad (built-in
-     * types and those up to 16 bytes, as portable.cl decides) and the
-     * scan's Kogge-Stone pair (the reduce needs less) */
-    const size_t per = ((e->builtin || e->size <= 16) ? PORTABLE_CHUNK + 3 : 3) * e->size;
+    /* local memory per work-item: the staged chunk and its pads (where
+     * staged) and the scan's Kogge-Stone pair (the reduce needs less) */
+    const size_t per = (portable_staged(ctx, e) ? PORTABLE_CHUNK + 3 : 3) * e->size;
     while (wg > PORTABLE_WG && (wg * per + 1024 > d->local_mem_size || wg > d->max_work_group_size))
         wg /= 2;
     return wg;
+}
+
+char *clprim__portable_element(const clprim_context *ctx, const clprim__element *e)
+{
+    return clprim__format("#pragma OPENCL FP_CONTRACT OFF\n#define PORTABLE_STAGE %d\n%s",
+                          portable_staged(ctx, e), e->defines);
 }

@@ -392,6 +392,11 @@ char *clprim__element_uncontracted(const char *defines);
  * a multiple of PORTABLE_WG, each work-group running that many over
  * PORTABLE_WG tiles at once; the bits do not depend on it. */
 unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e);
+/* The element text of portable.cl's programs: e's defines with FP_CONTRACT
+ * off (as clprim__element_uncontracted) and PORTABLE_STAGE, whether the
+ * kernels stage their spans in local memory on this device. Heap; NULL when
+ * memory is short. */
+char *clprim__portable_element(const clprim_context *ctx, const clprim__element *e);
 /* Bytes per element of a descriptor's element, 0 when unknown (no checks). */
 size_t clprim__element_size(clprim_type type, const clprim_operator *custom);
 /* The element layer of a caller's type (T, T_SIZE after its source) with,

@@ -123,7 +123,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
         t.wg_size = clprim__portable_wg(ctx, &l->elem);
         spec.file = "portable.cl";
-        spec.element = uncontracted = clprim__element_uncontracted(l->elem.defines);
+        spec.element = uncontracted = clprim__portable_element(ctx, &l->elem);
         if (!uncontracted)
             return clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     }

@@ -341,7 +341,7 @@ static clprim_status portable_level(clprim__launch *l, clprim__program *prog,
 static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const char *transform)
 {
     clprim_context *ctx = l->ctx;
-    char *uncontracted = clprim__element_uncontracted(l->elem.defines);
+    char *uncontracted = clprim__portable_element(ctx, &l->elem);
     clprim__program_spec spec = {.file = "portable.cl",
                                  .element = uncontracted,
                                  .wg_size = clprim__portable_wg(ctx, &l->elem)};

@@ -3,9 +3,11 @@
 # (wip/portable-fast: 256 work-items = 4 tiles, staged through local memory)
 # against NONE on the H100: scan and reduce, float and double, 2^24 and
 # 2^28 (clprim-bench, 11 timed calls, median device time); then the same for
-# float with variants built from copies of this tree (work-groups of 128 and
+# float PORTABLE without staging (-DCLPRIM_PORTABLE_STAGED=0, what CPUs run)
+# and with variants built from copies of this tree (work-groups of 128 and
 # 512 work-items, and the scan's spans in launch order instead of reversed);
-# then NVIDIA's test_repro (PORTABLE's stored bits), test_reduce, test_scan.
+# then NVIDIA's test_repro (PORTABLE's stored bits; also not staged),
+# test_reduce, test_scan.
 # Prints a table (also $OUT/p/table.txt); logs in $OUT/p.tgz.
 . .gpu/device-env.sh >/dev/null 2>&1
 R=$OUT/p; mkdir -p $R
@@ -17,10 +19,10 @@ build /tmp/b "$SRC" || { echo build failed; exit 1; }
 export CLPRIM_DEVICE=NVIDIA
 (date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader) > $R/when.txt
 
-# bench name dir mode type level: one clprim-bench run to $R/name.txt
+# bench name dir mode type level [VAR=value...]: one clprim-bench run to $R/name.txt
 bench() {
-  local name=$1 dir=$2 mode=$3 t=$4 r=$5
-  CLPRIM_CACHE_DIR=/tmp/c_$(basename $dir) timeout 120 $dir/tools/clprim-bench \
+  local name=$1 dir=$2 mode=$3 t=$4 r=$5; shift 5
+  env "$@" CLPRIM_CACHE_DIR=/tmp/c_$(basename $dir) timeout 120 $dir/tools/clprim-bench \
     $([ $mode = reduce ] && echo --reduce) --type $t --algorithms auto --preset 24,28 --repro $r \
     --reps 11 --batch 0 > $R/$name.txt 2>&1 || echo "$name: rc $?" >> $R/errors.txt
 }
@@ -40,6 +42,10 @@ variant() { # name sed-expression file
   build /tmp/b_$1 /tmp/src_$1 || { echo "variant $1: build failed" >> $R/errors.txt; return; }
   for mode in scan reduce; do bench ${mode}_float_portable_$1 /tmp/b_$1 $mode float portable; done
 }
+# not staged through local memory (what CPUs run), same build
+for mode in scan reduce; do
+  bench ${mode}_float_portable_unstaged /tmp/b $mode float portable CLPRIM_BUILD_OPTIONS=-DCLPRIM_PORTABLE_STAGED=0
+done
 variant wg128 's/^#define PORTABLE_GROUP_WG_GPU 256u/#define PORTABLE_GROUP_WG_GPU 128u/' src/element.c
 variant wg512 's/^#define PORTABLE_GROUP_WG_GPU 256u/#define PORTABLE_GROUP_WG_GPU 512u/' src/element.c
 variant fwd 's/(ulong)get_num_groups(0) - 1 - get_group_id(0)/(ulong)get_group_id(0)/' cl/portable.cl
@@ -54,13 +60,14 @@ for mode in scan reduce; do for t in float double; do for n in 16777216 26843545
 done; done; done
 echo "(ratio: of copy for the scan, of read for the reduce, measured in the same run)"
 echo "float PORTABLE variants, device us at 2^24 / 2^28 (default: wg 256, scan spans reversed):"
-for v in wg128 wg512 fwd; do for mode in scan reduce; do
+for v in unstaged wg128 wg512 fwd; do for mode in scan reduce; do
   [ -f $R/${mode}_float_portable_$v.txt ] && echo "  $v $mode: $(us ${mode}_float_portable_$v 16777216) / $(us ${mode}_float_portable_$v 268435456) us"
 done; done
 } | tee $R/table.txt
 
 (cd /tmp/b && CLPRIM_CACHE_DIR=/tmp/c_b timeout 300 ./tests/test_repro > $R/test_repro.log 2>&1; echo "test_repro rc $?" >> $R/tests.txt
  grep "^# portable" $R/test_repro.log >> $R/tests.txt
+ CLPRIM_BUILD_OPTIONS=-DCLPRIM_PORTABLE_STAGED=0 CLPRIM_CACHE_DIR=/tmp/c_b timeout 300 ./tests/test_repro > $R/test_repro_unstaged.log 2>&1; echo "test_repro (not staged) rc $?" >> $R/tests.txt
  CLPRIM_CACHE_DIR=/tmp/c_b timeout 400 ctest -R 'test_repro|test_reduce|test_scan' --output-on-failure > $R/ctest.log 2>&1; echo "ctest rc $?" >> $R/tests.txt
  tail -4 $R/ctest.log >> $R/tests.txt)
 cat $R/tests.txt; [ -f $R/errors.txt ] && cat $R/errors.txt
