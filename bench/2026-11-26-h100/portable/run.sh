@@ -13,7 +13,7 @@
 R=$OUT/p; mkdir -p $R
 SRC=$(pwd)
 build() { # dir src: a Release build of src in dir
-  cmake -S "$2" -B "$1" -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$1" -j16 >/dev/null 2>&1
+  cmake -S "$2" -B "$1" -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$1" -j16 ${3:+--target $3} >/dev/null 2>&1
 }
 build /tmp/b "$SRC" || { echo build failed; exit 1; }
 export CLPRIM_DEVICE=NVIDIA
@@ -39,7 +39,7 @@ variant() { # name sed-expression file
   rm -rf /tmp/src_$1 && mkdir -p /tmp/src_$1 && cp -r "$SRC"/. /tmp/src_$1/ && rm -rf /tmp/src_$1/.git
   sed -i "$2" /tmp/src_$1/$3
   cmp -s "$SRC/$3" /tmp/src_$1/$3 && { echo "variant $1: sed changed nothing" >> $R/errors.txt; return; }
-  build /tmp/b_$1 /tmp/src_$1 || { echo "variant $1: build failed" >> $R/errors.txt; return; }
+  build /tmp/b_$1 /tmp/src_$1 clprim-bench || { echo "variant $1: build failed" >> $R/errors.txt; return; }
   for mode in scan reduce; do bench ${mode}_float_portable_$1 /tmp/b_$1 $mode float portable; done
 }
 # not staged through local memory (what CPUs run), same build
