@@ -163,6 +163,8 @@ static clprim_status merge_body(clprim__launch *l, const void *args)
                             MERGE_MAX_KEY_SIZE);
     if (total == 0)
         return CLPRIM_SUCCESS;
+    if (d->value_size > 0 && t.pair_items)
+        t.items = t.pair_items;
     /* the tile in local memory: fewer items (kept odd), then a smaller
      * work-group, until it fits */
     while (t.items > 1 &&
