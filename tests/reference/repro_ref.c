@@ -215,11 +215,23 @@ int clprim_ref_segmented_run_to_run(clprim_type type, const void *x, const unsig
         }
         own[t] = seg_ref_pairwise(f, runs, wg);
     }
-    /* the ordered walk: the tiles' own pairs folded left to right */
-    for (size_t t = 0; t < tiles; ++t) {
-        const seg_ref_pair before = t > 0 ? prefix[t - 1] : id;
-        prefix[t] = seg_ref_combine(f, before, own[t]);
-        carried[t] = before.v;
+    /* the ordered walk's two-level chain (cl/common/lookback.clh): blocks
+     * of 32 tiles, a fixed Kogge-Stone of their own pairs within a block
+     * (steps d = 1, 2, 4, 8, 16: ks[i] = ks[i - d] op ks[i], i >= d), the
+     * blocks' prefixes chained left to right from the identity; tile
+     * 32K + i's carry P(K) op ks[i - 1] (P(K) for i = 0) */
+    seg_ref_pair block = id;
+    for (size_t b = 0; b < tiles; b += 32) {
+        const size_t m = tiles - b < 32 ? tiles - b : 32;
+        seg_ref_pair *ks = prefix + b;
+        memcpy(ks, own + b, m * sizeof *ks);
+        for (size_t d = 1; d < m; d <<= 1)
+            for (size_t i = m - 1; i >= d; --i)
+                ks[i] = seg_ref_combine(f, ks[i - d], ks[i]);
+        for (size_t i = 0; i < m; ++i)
+            carried[b + i] = (i ? seg_ref_combine(f, block, ks[i - 1]) : block).v;
+        if (m == 32)
+            block = seg_ref_combine(f, block, ks[31]);
     }
     /* each element's inclusive value where the order above fixes it: in
      * the first run of a tile (after the carry), or at or after a head in
