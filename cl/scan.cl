@@ -18,6 +18,7 @@
 #include "common/simd.clh"
 #include "common/wg_scan.clh"
 #include "common/lookback.clh"
+#include "common/ordered.clh"
 #include "common/tile.clh"
 #include "common/chunk.clh"
 #endif

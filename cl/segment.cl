@@ -13,6 +13,7 @@
 #include "common/wg_scan.clh"
 #include "segment_heads.clh"
 #include "common/lookback.clh"
+#include "common/ordered.clh"
 #include "common/tile.clh"
 #endif
 
