@@ -184,12 +184,12 @@ typedef enum clprim_op {
  *               (alignment), type, operator, tuning row and (multi-device,
  *               MPI) split. The single-pass scans (DECOUPLED_LOOKBACK, DOMINO,
  *               and AUTO where it takes them) use an ordered look-back
- *               (docs/algorithms.md): a tile's prefix is the tiles' totals
- *               folded left to right, which a walk gets from the nearest
- *               published prefix whichever that is, and the published
- *               totals and the no-hang fallback use one fixed order inside
- *               the tile. Cost (H100, 2026-11-26, docs/performance.md):
- *               float 1.002x NONE's time at 2^28, double 1.06x. Reduce and
+ *               (docs/algorithms.md): tiles form blocks of 32 whose totals
+ *               are scanned in a fixed tree, the blocks' totals are chained
+ *               left to right, and the published totals and the no-hang
+ *               fallback use one fixed order inside the tile, so no timing
+ *               changes a bit. Cost (H200, 2026-11-26, docs/performance.md):
+ *               float 0.99x NONE's time at 2^28, double 1.15x. Reduce and
  *               the multi-pass scans honour it as they are (no cost); the
  *               summed-area table's AUTO takes ROWS_THEN_COLUMNS; MPI folds
  *               the ranks' totals in rank order on the device (not with
