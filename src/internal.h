@@ -697,9 +697,10 @@ typedef struct clprim__merge_tuning {
     const char *source;
 } clprim__merge_tuning;
 
-/* key_size: bytes per key (merge.c fits the tile to local memory). */
+/* key_size: bytes per key (merge.c fits the tile to local memory); pairs:
+ * the call has values (items is then the row's pairs_items). */
 clprim__merge_tuning clprim__merge_tuning_for(const clprim_context *ctx, size_t key_size,
-                                              size_t n);
+                                              size_t n, int pairs);
 
 typedef struct clprim__top_k_tuning {
     CLPRIM__TOP_K_PARAMS(CLPRIM__MEMBER, S)

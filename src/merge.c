@@ -152,7 +152,7 @@ static clprim_status merge_body(clprim__launch *l, const void *args)
     const cl_ulong a_off = a->a_off, na = a->na, b_off = a->b_off, nb = a->nb,
                    va_off = a->va_off, vb_off = a->vb_off, out_off = a->out_off,
                    vout_off = a->vout_off;
-    clprim__merge_tuning t = clprim__merge_tuning_for(ctx, ks, total);
+    clprim__merge_tuning t = clprim__merge_tuning_for(ctx, ks, total, d->value_size > 0);
     clprim__program *prog;
     size_t wg;
     clprim_status st;
@@ -163,8 +163,6 @@ static clprim_status merge_body(clprim__launch *l, const void *args)
                             MERGE_MAX_KEY_SIZE);
     if (total == 0)
         return CLPRIM_SUCCESS;
-    if (d->value_size > 0 && t.pair_items)
-        t.items = t.pair_items;
     /* the tile in local memory: fewer items (kept odd), then a smaller
      * work-group, until it fits */
     while (t.items > 1 &&

@@ -34,7 +34,7 @@ static const struct clprim__merge_row rows[] = {
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU, .elem_size = 4},
      .t = {.wg_size = 256,
            .items = 23,
-           .pair_items = 15,
+           .pairs_items = 15,
            .corank_items = 8,
            .corank_groups_per_cu = 16,
            .kind_in_program = 1,
@@ -47,6 +47,7 @@ static const struct clprim__merge_row rows[] = {
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
            .items = 15,
+           .pairs_items = 15,
            .corank_items = 8,
            .corank_groups_per_cu = 16,
            .kind_in_program = 1,
@@ -57,6 +58,7 @@ static const struct clprim__merge_row rows[] = {
     {.match = {.type = CL_DEVICE_TYPE_CPU},
      .t = {.wg_size = 64,
            .items = 7,
+           .pairs_items = 7,
            .corank_items = 8,
            .corank_groups_per_cu = 4,
            .kind_in_program = 0,
@@ -64,6 +66,7 @@ static const struct clprim__merge_row rows[] = {
     {.match = {0},
      .t = {.wg_size = 128,
            .items = 11,
+           .pairs_items = 11,
            .corank_items = 8,
            .corank_groups_per_cu = 8,
            .kind_in_program = 0,
@@ -71,10 +74,12 @@ static const struct clprim__merge_row rows[] = {
 };
 
 clprim__merge_tuning clprim__merge_tuning_for(const clprim_context *ctx, size_t key_size,
-                                              size_t n)
+                                              size_t n, int pairs)
 {
     clprim__merge_tuning t;
     CLPRIM__TUNING_FOR(ctx, "merge", key_size, n, rows, t);
+    if (pairs)
+        t.items = t.pairs_items;
     clprim__tuning_apply(&ctx->knobs, &ctx->info, "merge", &t);
     return t;
 }

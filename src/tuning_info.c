@@ -25,7 +25,7 @@ static size_t describe(const clprim_context *ctx, const char *primitive, size_t 
     DESCRIBE("sort", clprim__sort_tuning, clprim__sort_tuning_for(ctx, elem_size, n, 0))
     DESCRIBE("search", clprim__search_tuning, clprim__search_tuning_for(ctx, elem_size, n))
     DESCRIBE("histogram", clprim__histogram_tuning, clprim__histogram_tuning_for(ctx, elem_size, n))
-    DESCRIBE("merge", clprim__merge_tuning, clprim__merge_tuning_for(ctx, elem_size, n))
+    DESCRIBE("merge", clprim__merge_tuning, clprim__merge_tuning_for(ctx, elem_size, n, 0))
     DESCRIBE("top_k", clprim__top_k_tuning, clprim__top_k_tuning_for(ctx, elem_size, n))
 #undef DESCRIBE
     return 0;

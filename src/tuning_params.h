@@ -163,8 +163,7 @@
     X(S, wg_size, W, "CLPRIM_MERGE_WG_SIZE", 0, 0, "work-items per work-group")                \
     X(S, items, U, "CLPRIM_MERGE_ITEMS", 1, 32,                                                 \
       "TILED: outputs per work-item (a tile: wg_size x items; odd: no bank conflicts)")        \
-    X(S, pair_items, U, "CLPRIM_MERGE_PAIR_ITEMS", 0, 32,                                       \
-      "TILED with values: outputs per work-item (0: items)")                                   \
+    X(S, pairs_items, U, "", 1, 32, "... with values")                                        \
     X(S, corank_items, U, "", 1, 64, "CORANK: outputs per work-item")                         \
     X(S, corank_groups_per_cu, U, "", 1, 0, "CORANK: work-groups per compute unit")           \
     X(S, kind_in_program, U, "CLPRIM_MERGE_KIND_IN_PROGRAM", 0, 1,                              \
