@@ -20,6 +20,7 @@
 #ifndef CLPRIM_ASSEMBLED
 #include "portable_abi.h"
 #include "common/elem.clh"
+#include "common/tile.clh"
 #endif
 
 #pragma OPENCL FP_CONTRACT OFF
@@ -62,68 +63,37 @@
 
 #if PORTABLE_STAGED
 /* The span of the group from element base (of in, already at the caller's
- * offset) to local memory, mapped by the transform with each element's
- * index; the identity past n (never read). aligned: in is at a 16-byte
- * boundary. The raw words are all loaded before the first is mapped. */
+ * offset) to local memory, through the tile layer's 16-byte chunks
+ * (common/tile.clh: coalesced, vector accesses where aligned and below n),
+ * mapped by the transform with each element's index, the identity past n
+ * (never read); every chunk is loaded before the first is mapped. aligned:
+ * in is at a 16-byte boundary. */
 inline void portable_stage_in(global const IN_T *in, ulong base, ulong n, local T *s,
                               uint aligned)
 {
-    const uint lid = get_local_id(0);
-#if VEC > 1
-    if (aligned && base + PORTABLE_SPAN <= n) {
-#if CLPRIM_TRANSFORM
-        INV raw[PORTABLE_WORDS];
-        for (uint r = 0; r < PORTABLE_WORDS; ++r)
-            raw[r] = ((global const INV *)(in + base))[r * WG_SIZE + lid];
-#else
-        TV raw[PORTABLE_WORDS];
-        for (uint r = 0; r < PORTABLE_WORDS; ++r)
-            raw[r] = ((global const TV *)(in + base))[r * WG_SIZE + lid];
-#endif
-        for (uint r = 0; r < PORTABLE_WORDS; ++r) {
-            const uint k = (r * WG_SIZE + lid) * VEC;
-#if CLPRIM_TRANSFORM
-            const TV x = clprim_in_vec(raw[r], base + k);
-#else
-            const TV x = raw[r];
-#endif
-            for (uint j = 0; j < VEC; ++j)
-                s[PORTABLE_SLOT(k + j)] = clprim_chunk_at(x, j);
-        }
-        return;
-    }
-#endif
-    for (uint r = 0; r < PORTABLE_CHUNK; ++r) {
-        const uint k = r * WG_SIZE + lid;
-        s[PORTABLE_SLOT(k)] = clprim_load_in(in, base + k, n);
+    clprim_raw raw[PORTABLE_WORDS];
+    for (uint r = 0; r < PORTABLE_WORDS; ++r)
+        raw[r] = clprim_sp_fetch_raw(in, base, n, r * WG_SIZE + get_local_id(0), aligned);
+    for (uint r = 0; r < PORTABLE_WORDS; ++r) {
+        const uint g = r * WG_SIZE + get_local_id(0);
+        const TV x = clprim_sp_cook(raw[r], base, n, g);
+        for (uint j = 0; j < VEC; ++j)
+            s[PORTABLE_SLOT(g * VEC + j)] = clprim_chunk_at(x, j);
     }
 }
 
 /* The span's elements below n from local memory to out (already at the
- * caller's offset), coalesced; aligned: out is at a 16-byte boundary. */
+ * caller's offset), in the same chunks; aligned: out is at a 16-byte
+ * boundary. */
 inline void portable_stage_out(global T *out, ulong base, ulong n, local const T *s,
                                uint aligned)
 {
-    const uint lid = get_local_id(0);
-#if VEC > 1
-    if (aligned && base + PORTABLE_SPAN <= n) {
-        for (uint r = 0; r < PORTABLE_WORDS; ++r) {
-            const uint k = (r * WG_SIZE + lid) * VEC;
-#if VEC == 4
-            const TV x = (TV)(s[PORTABLE_SLOT(k)], s[PORTABLE_SLOT(k + 1)],
-                              s[PORTABLE_SLOT(k + 2)], s[PORTABLE_SLOT(k + 3)]);
-#else
-            const TV x = (TV)(s[PORTABLE_SLOT(k)], s[PORTABLE_SLOT(k + 1)]);
-#endif
-            ((global TV *)(out + base))[r * WG_SIZE + lid] = x;
-        }
-        return;
-    }
-#endif
-    for (uint r = 0; r < PORTABLE_CHUNK; ++r) {
-        const uint k = r * WG_SIZE + lid;
-        if (base + k < n)
-            out[base + k] = s[PORTABLE_SLOT(k)];
+    for (uint r = 0; r < PORTABLE_WORDS; ++r) {
+        const uint g = r * WG_SIZE + get_local_id(0);
+        clprim_chunk c;
+        for (uint j = 0; j < VEC; ++j)
+            c.a[j] = s[PORTABLE_SLOT(g * VEC + j)];
+        clprim_sp_store_chunk(out, base, n, g, c.v, aligned);
     }
 }
 
