@@ -291,8 +291,7 @@ char *clprim__element_uncontracted(const char *defines)
  * run), but 256 lets the CPU runtimes of CI run the GPUs' several tiles
  * per work-group; the staged path runs there too with
  * CLPRIM_BUILD_OPTIONS=-DCLPRIM_PORTABLE_STAGED=1 (portable.cl). */
-#define PORTABLE_GROUP_WG_GPU 256u
-#define PORTABLE_GROUP_WG_CPU 256u
+#define PORTABLE_GROUP_WG 256u
 
 /* Whether portable.cl stages the span in local memory (PORTABLE_STAGE):
  * on GPUs, for built-in types and a caller's up to 16 bytes. */
@@ -301,10 +300,13 @@ static int portable_staged(const clprim_context *ctx, const clprim__element *e)
     return !(ctx->info.type & CL_DEVICE_TYPE_CPU) && (e->builtin || e->size <= 16);
 }
 
-unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e)
+unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e, unsigned want)
 {
     const clprim_device_info *d = &ctx->info;
-    unsigned wg = d->type & CL_DEVICE_TYPE_CPU ? PORTABLE_GROUP_WG_CPU : PORTABLE_GROUP_WG_GPU;
+    unsigned wg = PORTABLE_WG;
+    /* the row's (or the knob's) value, down to a power of two */
+    while (wg * 2 <= (want ? want : PORTABLE_GROUP_WG))
+        wg *= 2;
     /* local memory per work-item: the staged chunk and its pads (where
      * staged) and the scan's Kogge-Stone pair (the reduce needs less) */
     const size_t per = (portable_staged(ctx, e) ? PORTABLE_CHUNK + 3 : 3) * e->size;

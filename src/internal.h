@@ -391,7 +391,7 @@ char *clprim__element_uncontracted(const char *defines);
 /* Work-items per work-group of the PORTABLE kernels (cl/portable.cl):
  * a multiple of PORTABLE_WG, each work-group running that many over
  * PORTABLE_WG tiles at once; the bits do not depend on it. */
-unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e);
+unsigned clprim__portable_wg(const clprim_context *ctx, const clprim__element *e, unsigned want);
 /* The element text of portable.cl's programs: e's defines with FP_CONTRACT
  * off (as clprim__element_uncontracted) and PORTABLE_STAGE, whether the
  * kernels stage their spans in local memory on this device. Heap; NULL when

@@ -121,7 +121,7 @@ static clprim_status reduce_body(clprim__launch *l, const void *args)
         return CLPRIM_SUCCESS; /* no tile */
     if (level == CLPRIM_REPRO_PORTABLE) {
         algo = (clprim_reduce_algorithm)PORTABLE_LEVELS;
-        t.wg_size = clprim__portable_wg(ctx, &l->elem);
+        t.wg_size = clprim__portable_wg(ctx, &l->elem, t.portable_wg_size);
         spec.file = "portable.cl";
         spec.element = uncontracted = clprim__portable_element(ctx, &l->elem);
         if (!uncontracted)

@@ -111,6 +111,8 @@ static clprim__scan_tuning scan_tuning(const clprim_context *ctx, const clprim__
      * SIMD width (measured: float at 32 work-items, 5.6x slower) */
     if (ordered && t.repro_wg_size)
         t.sp_wg_size = clprim__clamp_wg(d, t.repro_wg_size);
+    if (ordered && t.repro_max_regs)
+        t.sp_max_regs = t.repro_max_regs;
     if (single_pass)
         t.wg_size = t.sp_wg_size;
     /* leave room for what drivers keep in local memory themselves, and
@@ -344,7 +346,10 @@ static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const 
     char *uncontracted = clprim__portable_element(ctx, &l->elem);
     clprim__program_spec spec = {.file = "portable.cl",
                                  .element = uncontracted,
-                                 .wg_size = clprim__portable_wg(ctx, &l->elem)};
+                                 .wg_size = clprim__portable_wg(
+                                     ctx, &l->elem,
+                                     clprim__scan_tuning_for(ctx, l->elem.size, a->n)
+                                         .portable_wg_size)};
     clprim__program *plain = NULL, *prog = NULL;
     clprim__pool_buf *buf = NULL;
     size_t temp_n = 0, m;

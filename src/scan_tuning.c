@@ -31,7 +31,7 @@
     {.wg_size = 256, .coarse_items = 8, .tile_items = 8, .sp_tile_items = 16,                  \
      .lookback_spins = 4096, .sp_groups_per_cu = 12, .sp_wg_size = 128, .sp_max_regs = 0,      \
      .scan_auto = CLPRIM_SCAN_DECOUPLED_LOOKBACK, .single_pass_max_n = NVIDIA_8_MAX_N,          \
-     .repro_wg_size = 256, .source = why}
+     .repro_wg_size = 256, .repro_max_regs = 96, .source = why}
 
 /* GPUs known only from their documentation (AMD, Intel): 256 work-items
  * (whole wavefronts and sub-groups of every width they document), tiles of
@@ -99,7 +99,11 @@ static const struct clprim__scan_row rows[] = {
      * repro2): double at 2^28 with 128 x 16 took 2.0x NONE's time at any
      * number of groups per CU (2 to 12), with 256 x 16 1.06x (1.556 ms
      * against 1.468), 2^24 1.11x: the 8-byte row's repro_wg_size. Float
-     * keeps its shape (1.002x at 2^28). */
+     * keeps its shape (1.002x at 2^28). With the two-level chain
+     * (bench/2026-11-26-h100/late/run2.sh, NONE 101.9 / 1467.3 us at 2^24 /
+     * 2^28): 256 x 16 113.0 / 1538.3 us, bounded to 96 registers 111.4 /
+     * 1515.1 (1.09x / 1.03x: repro_max_regs), 128 x 16 114.6 / 1499.9, 512
+     * or 8 to 24 per work-item 1.15x-1.39x, 4 to 8 groups per CU within 1%. */
     {.match =
          {.vendor_id = 0x10DE, .device_match = "H100", .type = CL_DEVICE_TYPE_GPU, .elem_size = 8},
      .t = NVIDIA_8("NVIDIA H100, 8-byte elements (clprim-tune 2026-11-24, driver 580.159.04: "

@@ -19,6 +19,11 @@
 #ifndef CLPRIM_TUNING_PARAMS_H
 #define CLPRIM_TUNING_PARAMS_H
 
+/* the PORTABLE programs' work-group, in the scan's and the reduce's rows */
+#define CLPRIM__PORTABLE_WG_PARAM(X, S)                                                         \
+    X(S, portable_wg_size, U, "CLPRIM_PORTABLE_WG_SIZE", 0, 1024,                               \
+      "PORTABLE: work-items per work-group, 64 per tile at once (0: 256; a power of two)")
+
 #define CLPRIM__SCAN_PARAMS(X, S)                                                               \
     X(S, wg_size, W, "CLPRIM_WG_SIZE", 0, 0,                                                    \
       "work-items per work-group (power of two, whole SIMD groups)")                            \
@@ -38,8 +43,11 @@
     X(S, single_pass_max_n, Z, "", 0, 0, "AUTO takes the single pass up to this n")             \
     X(S, repro_wg_size, U, "CLPRIM_REPRO_WG_SIZE", 0, 0,                                        \
       "RUN_TO_RUN single pass: its work-group size (0: sp_wg_size; clamped as it is)")          \
+    X(S, repro_max_regs, U, "CLPRIM_REPRO_MAX_REGS", 0, 0,                                      \
+      "NVIDIA: registers the RUN_TO_RUN single pass is bounded to (0: sp_max_regs)")           \
     X(S, chunks_per_cu, U, "CLPRIM_SCAN_CHUNKS_PER_CU", 0, 1024,                                \
-      "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")
+      "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")                          \
+    CLPRIM__PORTABLE_WG_PARAM(X, S)
 
 #define CLPRIM__REDUCE_PARAMS(X, S)                                                             \
     X(S, wg_size, W, "CLPRIM_WG_SIZE", 0, 0, "work-items per work-group")                      \
@@ -47,7 +55,8 @@
       "FAST's grid: work-groups per compute unit")                                              \
     X(S, reduce_auto, E, "", 0, 0, "what AUTO runs (0: FAST)")                                 \
     X(S, chunks_per_cu, U, "CLPRIM_REDUCE_CHUNKS_PER_CU", 0, 1024,                              \
-      "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")
+      "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")                          \
+    CLPRIM__PORTABLE_WG_PARAM(X, S)
 
 #define CLPRIM__COMPACT_PARAMS(X, S)                                                            \
     X(S, wg_size, W, "CLPRIM_COMPACT_WG_SIZE", 0, 0, "work-items per work-group")              \
