@@ -21,25 +21,11 @@
 #include "common/elem.clh"
 #include "common/simd.clh"
 #include "common/key_order.clh"
+#include "top_k_types.clh"
 #endif
 
-#ifndef WG_SIZE
-#define WG_SIZE 64
-#endif
-#ifndef TOPK_ITEMS
-#define TOPK_ITEMS 8
-#endif
 #ifndef TOPK_DIGIT_BITS
 #define TOPK_DIGIT_BITS 8
-#endif
-#ifndef TOPK_WIDE
-#define TOPK_WIDE 0
-#endif
-#ifndef TOPK_WIDE_ATOMICS
-#define TOPK_WIDE_ATOMICS 0
-#endif
-#ifndef VALUE_SIZE
-#define VALUE_SIZE 0
 #endif
 #ifndef TOPK_MATCH
 #define TOPK_MATCH 0
@@ -56,39 +42,6 @@
 #if TOPK_DIGIT_BITS > TOPK_MAX_DIGIT_BITS || TOPK_DIGIT_BITS < TOPK_MIN_DIGIT_BITS
 #error "clprim: TOPK_DIGIT_BITS out of range"
 #endif
-
-#if TOPK_WIDE
-#if !TOPK_WIDE_ATOMICS
-#error "clprim: 64-bit counts need cl_khr_int64_base_atomics"
-#endif
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-typedef ulong topk_pos;
-#else
-typedef uint topk_pos;
-#endif
-
-/* a value moved as whole words of the largest size dividing it (as the
- * sort moves them) */
-#if VALUE_SIZE > 0
-#if VALUE_SIZE % 16 == 0
-typedef uint4 topk_word;
-#elif VALUE_SIZE % 8 == 0
-typedef uint2 topk_word;
-#elif VALUE_SIZE % 4 == 0
-typedef uint topk_word;
-#elif VALUE_SIZE % 2 == 0
-typedef ushort topk_word;
-#else
-typedef uchar topk_word;
-#endif
-typedef struct topk_value {
-    topk_word w[VALUE_SIZE / sizeof(topk_word)];
-} topk_value;
-#else
-typedef uchar topk_value; /* unused */
-#endif
-
-#define TOPK_KERNEL kernel CLPRIM_KERNEL_ATTRS void
 
 /* 64-bit running totals over the work-group (topk_find) */
 #define TOPK_U64_ADD(a, b) ((a) + (b))

@@ -98,4 +98,30 @@
 /* tiles rank their kept keys in 16-bit halves of one word */
 #define TOPK_MAX_TILE 32768
 
+/* SAMPLE_FILTER (cl/top_k_filter.cl; same build defines but
+ * TOPK_DIGIT_BITS and TOPK_MATCH). Its buffer, held by the host across
+ * the sorts between its launches: the count of candidates (one topk_pos)
+ * at position count_off of it as topk_pos, the s sampled keys from key
+ * sample_off, the candidates' keys from key ck_off and their input
+ * indices from topk_pos ci_off, room for `cap` of each.
+ *   topkf_sample  keys, keys_off, n, s, held (keys), sample_off, held
+ *                 (positions), count_off: key i of the sample is input key
+ *                 floor(i n / s); the count set to 0
+ *   topkf_filter  keys, keys_off, n, kmode, held (keys), sample_off, pick,
+ *                 held (positions), count_off, ck_off, ci_off, cap: the
+ *                 threshold is the sorted sample's key pick - 1; every key
+ *                 whose ordered form is at most its ordered form is
+ *                 counted and, below slot cap, written with its index (in
+ *                 no set order). Once a slot at cap or past it is handed
+ *                 out, the work-item stops: the count is then above cap,
+ *                 which is all the host needs to know.
+ *   topkf_gather  values, values_off, held (positions), ci_off,
+ *                 values_out, values_out_off, k: value i of the output is
+ *                 the input value of candidate i's index.
+ * A work-group keeps up to TOPKF_STAGE candidates in local memory and
+ * takes their slots with one atomic at its end (uniform keys give a few
+ * dozen per work-group; more, and each further one takes its own). */
+#define TOPKF_STAGE 1024
+#define TOPKF_LOCAL_BYTES(key_size, pos_size) (TOPKF_STAGE * ((key_size) + (pos_size)) + 64)
+
 #endif /* CLPRIM_TOP_K_ABI_H */

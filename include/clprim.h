@@ -1856,7 +1856,9 @@ CLPRIM_API clprim_status clprim_merge_host(clprim_context *ctx, const clprim_mer
 /* ------------------------------------------------------------------------ */
 
 /* Top-k algorithms. XX(NAME, number, name).
- *   AUTO          RADIX_SELECT
+ *   AUTO          SAMPLE_FILTER where the device's tuning row says it pays
+ *                 (n at least 2^filter_min_n_bits and k at most
+ *                 n >> filter_k_shift; docs/tuning.md), else RADIX_SELECT
  *   SORT          the taught form: the whole input sorted (clprim_sort,
  *                 into temporary memory of n keys and values), its first k
  *                 copied out
@@ -1872,11 +1874,24 @@ CLPRIM_API clprim_status clprim_merge_host(clprim_context *ctx, const clprim_mer
  *                 it. Where the boundary digit holds more keys than a
  *                 candidate buffer (many equal keys), the next level reads
  *                 the input again instead: 32-bit keys then read it up to
- *                 six times, never more memory. docs/algorithms.md. */
+ *                 six times, never more memory. docs/algorithms.md.
+ *   SAMPLE_FILTER for large n and small k: a threshold from a sample of the
+ *                 keys at fixed strided positions (2^filter_sample_bits of
+ *                 them, sorted by clprim_sort: the same input gives the
+ *                 same threshold), then one read of the input that keeps
+ *                 every key at least as good as it with its index; the
+ *                 candidates are sorted by index, then by key (clprim_sort,
+ *                 stable), and the first k taken: exactly the keys and
+ *                 order RADIX_SELECT gives sorted, sorted whether asked or
+ *                 not. The call waits (on the host) for the filter's count
+ *                 of candidates; where the sample misled it (fewer than k,
+ *                 or more than its candidate buffer holds: many equal
+ *                 keys) RADIX_SELECT runs after it, over the input. */
 #define CLPRIM_TOP_K_ALGORITHM_MAP(XX)                                         \
   XX(AUTO, 0, "auto")                                                          \
   XX(SORT, 1, "sort")                                                          \
-  XX(RADIX_SELECT, 2, "radix-select")
+  XX(RADIX_SELECT, 2, "radix-select")                                          \
+  XX(SAMPLE_FILTER, 3, "sample-filter")
 
 typedef enum clprim_top_k_algorithm {
 #define CLPRIM_XX_(NAME, num, name) CLPRIM_TOP_K_##NAME = num,
@@ -1927,20 +1942,26 @@ typedef struct clprim_top_k_desc {
  * of value_size bytes). The outputs must not overlap the inputs or each
  * other. Enqueues and returns, like clprim_sort (same queue, wait-list
  * and event rules; every buffer checked against CL_MEM_SIZE; n and k may
- * be 0 and above 2^32). With desc->sorted and k > 1, the output is then
+ * be 0 and above 2^32), except that SAMPLE_FILTER (AUTO's choice for
+ * large n where the tuning row says) waits for its filter to finish before
+ * it returns (it reads back how many candidates it made), so its wait
+ * list must complete without anything the caller does after the call.
+ * With desc->sorted and k > 1, the output is then
  * sorted by clprim_sort in place (its temporary memory and statuses
  * apply). RADIX_SELECT takes temporary memory from the context's pool for
  * candidates (n / 8 keys and indices and an eighth of that again, at
  * least the tuning row's min_candidates each, at most n) and for each
  * level's digit counts (about 16 KiB per work-group of its grid); SORT
- * for the whole sort's n keys and values. Statuses: CLPRIM_UNKNOWN_TYPE for a
+ * for the whole sort's n keys and values; SAMPLE_FILTER for the sample and
+ * its candidates (keys and indices: at least 16 k, at most n) and for its
+ * sorts, plus RADIX_SELECT's where it falls back. Statuses: CLPRIM_UNKNOWN_TYPE for a
  * key_type that is not one of the six; CLPRIM_INVALID_ARGUMENT for a NULL
  * ctx, desc or buffer, value_size above 64, largest or sorted other than
  * 0 or 1, k above n, values or values_out NULL with value_size > 0 or
  * given with value_size 0, outputs that overlap or are read-only;
  * CLPRIM_UNKNOWN_ALGORITHM for an algorithm that is not a
- * clprim_top_k_algorithm; CLPRIM_UNSUPPORTED for RADIX_SELECT over 2^32
- * keys or more without cl_khr_int64_base_atomics; CLPRIM_OUT_OF_BOUNDS
+ * clprim_top_k_algorithm; CLPRIM_UNSUPPORTED for RADIX_SELECT or
+ * SAMPLE_FILTER over 2^32 keys or more without cl_khr_int64_base_atomics; CLPRIM_OUT_OF_BOUNDS
  * for a buffer smaller than its offset and count. Thread safety: as
  * clprim_scan. */
 CLPRIM_API clprim_status clprim_top_k(clprim_context *ctx, cl_command_queue queue,

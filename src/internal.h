@@ -5,7 +5,7 @@
  * (docs/architecture.md draws them; tools/check-layers.sh checks every
  * call between the objects against this line, as the test `layers`):
  *
- * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning merge_tuning top_k_tuning | scan reduce segment sat histogram merge tuning_info | compact sort | multi sort_segments top_k search
+ * layers: alloc | status types handles | diag | device tuning | disk_cache pool | build | context | element | launch | operator scan_tuning reduce_tuning compact_tuning segment_tuning sat_tuning sort_tuning search_tuning histogram_tuning merge_tuning top_k_tuning | scan reduce segment sat histogram merge tuning_info top_k_filter | compact sort | multi sort_segments top_k search
  *
  *   alloc          host allocations (tests make them fail)
  *   status, types  X-macro tables: names, sizes, built-in element defines
@@ -26,6 +26,8 @@
  *   segment, sat,  (tuning_info: the rows they use, as tuning-file lines)
  *   histogram,
  *   merge
+ *   top_k_filter   top-k's SAMPLE_FILTER steps (its kernels, its plan),
+ *                  for top_k.c, which runs the sorts between them
  *   compact, sort  primitives built on others (compaction's taught form
  *                  and the split sort scan their flags with scan.c)
  *   multi          one array in parts on several devices, on the public
@@ -711,6 +713,50 @@ typedef struct clprim__top_k_tuning {
  * memory). */
 clprim__top_k_tuning clprim__top_k_tuning_for(const clprim_context *ctx, size_t key_size,
                                               size_t n);
+
+/* ---- top-k's SAMPLE_FILTER (top_k_filter.c), for top_k.c ---- */
+
+/* One call's sample and candidates (cl/top_k_abi.h): s keys sampled, the
+ * threshold the pick-th of them sorted, room for cap candidates; the held
+ * buffer's layout in bytes (the count at 0). */
+typedef struct clprim__top_k_filter {
+    size_t samples, pick, cap;
+    size_t pos;                       /* bytes per index and count: 4, or 8 (wide) */
+    size_t sample_at, keys_at, idx_at, bytes;
+    clprim__top_k_tuning t;
+} clprim__top_k_filter;
+
+/* The plan for k of n keys of key_size bytes (0 < k < n); wide: 64-bit
+ * indices and count. */
+clprim__top_k_filter clprim__top_k_filter_plan(const clprim_context *ctx, size_t key_size,
+                                               size_t n, size_t k, int wide);
+/* Lock held. A top-k program (top_k.cl or top_k_filter.cl) with the build
+ * defines they share (cl/top_k_types.clh) and `more` ("#define ..." lines). */
+clprim_status clprim__top_k_program(clprim__launch *l, const char *file,
+                                    const clprim__top_k_tuning *t, int wide, size_t value_size,
+                                    const char *more, clprim__program **prog);
+/* Whether AUTO takes SAMPLE_FILTER for k of n keys (the tuning row's rule). */
+int clprim__top_k_filter_auto(const clprim_context *ctx, size_t key_size, size_t n, size_t k);
+
+/* A call's buffers and shape, as the steps need them. */
+typedef struct clprim__top_k_io {
+    cl_mem keys, values, keys_out, values_out, held;
+    size_t keys_off, values_off, keys_out_off, values_out_off, n, k, key_size, value_size;
+    cl_uint kmode;
+} clprim__top_k_io;
+
+/* The steps, enqueued on l's chain (lock held): SAMPLE the sample (and the
+ * count zeroed), FILTER the pass over the input, PICK the first k of the
+ * sorted candidates to the output (keys copied, values gathered). */
+enum { CLPRIM__TOP_K_SAMPLE, CLPRIM__TOP_K_FILTER, CLPRIM__TOP_K_PICK };
+clprim_status clprim__top_k_filter_step(clprim__launch *l, const clprim__top_k_filter *f,
+                                        const clprim__top_k_io *io, int step);
+/* Blocking, lock not held: the filter's count of candidates once `after`
+ * (the filter) is done, and whether they hold the answer (at least k, and
+ * no more than their room); logged. */
+clprim_status clprim__top_k_filter_count(clprim_context *ctx, cl_command_queue queue,
+                                         const clprim__top_k_filter *f, cl_mem held, size_t n,
+                                         size_t k, cl_event after, size_t *count, int *fits);
 
 /* ---- sort.c's keys, shape and program, for the segmented sort ---- */
 

@@ -3,7 +3,9 @@
  * selection (RADIX_SELECT: per level of the ordered key's digits, from
  * the top, a histogram of the digit, the boundary digit, and a stable
  * compaction of the keys below it to the output and of those at it to a
- * smaller candidate buffer) or by the taught whole sort (SORT). The output
+ * smaller candidate buffer), by a sampled threshold (SAMPLE_FILTER: its
+ * steps in top_k_filter.c, the sorts between them here) or by the taught
+ * whole sort (SORT). The output
  * sorted on request by clprim_sort, whose order defines the result: the k
  * keys are the first k of clprim_sort's stable order (descending for the
  * largest). Validation, arguments and the enqueue chain are the launch
@@ -20,8 +22,8 @@
 #define MAX_VALUE_BYTES 64
 
 /* What a launch of a call does (a call is one to three launches and a
- * sort). */
-enum { PHASE_SELECT, PHASE_HOLD, PHASE_GATHER };
+ * sort; SAMPLE_FILTER's three launches and three sorts). */
+enum { PHASE_SELECT, PHASE_HOLD, PHASE_GATHER, PHASE_SAMPLE, PHASE_FILTER, PHASE_PICK };
 
 /* The arguments of one call, for the launch bodies. */
 typedef struct top_k_args {
@@ -31,10 +33,12 @@ typedef struct top_k_args {
     int phase;
     /* SORT: the whole sort's buffer, held from the first launch to the
      * last (the sort between them is a call of its own), and where its
-     * values begin (in values) */
+     * values begin (in values); SAMPLE_FILTER: its sample and candidates,
+     * held likewise, as its plan lays them out */
     clprim__pool_buf **held;
     cl_command_queue *held_queue;
     size_t held_values_off;
+    const clprim__top_k_filter *filter;
 } top_k_args;
 
 static size_t key_size(clprim_type t)
@@ -62,10 +66,23 @@ static cl_uint key_kind(clprim_type t)
     }
 }
 
+static cl_uint kmode_of(const clprim_top_k_desc *d)
+{
+    return key_kind(d->key_type) | (d->largest ? SORT_DESCENDING : 0u);
+}
+
 /* 64-bit positions and counts */
 static int wide_of(size_t n)
 {
     return (cl_ulong)n + 1 > 0xffffffffull;
+}
+
+/* ... and where the device can, on small n too where tests ask
+ * (CLPRIM_SORT_WIDE=1, the sort's switch) */
+static int wide_for(const clprim_context *ctx, size_t n)
+{
+    return wide_of(n) || (ctx->info.has_int64_atomics &&
+                          clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SORT_WIDE, 0));
 }
 
 /* The descriptor and the counts, lock not held (the buffers' element
@@ -124,10 +141,7 @@ static plan plan_of(const clprim_context *ctx, size_t ks, size_t n)
     plan p;
     unsigned shift = (unsigned)ks * 8;
     p.t = clprim__top_k_tuning_for(ctx, ks, n);
-    /* tests force the 64-bit form on small n where the device can
-     * (CLPRIM_SORT_WIDE=1, the sort's switch) */
-    p.wide = wide_of(n) || (ctx->info.has_int64_atomics &&
-                            clprim__switch(&ctx->knobs, CLPRIM__SWITCH_SORT_WIDE, 0));
+    p.wide = wide_for(ctx, n);
     /* the counters and the tile to local memory, the tile's ranks to 16 bits */
     while (p.t.digit_bits > TOPK_MIN_DIGIT_BITS &&
            TOPK_HIST_LOCAL_BYTES((cl_ulong)p.t.wg_size, p.t.digit_bits) > ctx->info.local_mem_size)
@@ -150,22 +164,14 @@ static plan plan_of(const clprim_context *ctx, size_t ks, size_t n)
 static clprim_status top_k_program(clprim__launch *l, const plan *p, size_t vs,
                                    clprim__program **prog)
 {
-    char params[256]; /* six short lines of numbers */
-    const clprim__program_spec spec = {.file = "top_k.cl",
-                                       .element = l->elem.defines,
-                                       .params = params,
-                                       .wg_size = p->t.wg_size,
-                                       .tuning = p->t.source};
+    char more[96]; /* two short lines of numbers */
     const clprim_context *ctx = l->ctx;
     /* match.any: NVIDIA from compute capability 7, warps of 32 */
     const int match = p->t.match && ctx->info.has_nv_ptx && ctx->info.simd_width == 32 &&
                       ctx->nv_compute_major >= 7 && p->t.wg_size % 32 == 0;
-    snprintf(params, sizeof params,
-             "#define TOPK_ITEMS %u\n#define TOPK_DIGIT_BITS %u\n#define TOPK_WIDE %d\n"
-             "#define VALUE_SIZE %zu\n#define TOPK_WIDE_ATOMICS %d\n#define TOPK_MATCH %d\n",
-             p->t.items, p->t.digit_bits, p->wide, vs, ctx->info.has_int64_atomics ? 1 : 0,
-             match);
-    return clprim__program_get(l->ctx, &spec, prog);
+    snprintf(more, sizeof more, "#define TOPK_DIGIT_BITS %u\n#define TOPK_MATCH %d\n",
+             p->t.digit_bits, match);
+    return clprim__top_k_program(l, "top_k.cl", &p->t, p->wide, vs, more, prog);
 }
 
 static size_t min_size(size_t a, size_t b)
@@ -185,7 +191,7 @@ static clprim_status radix_select(clprim__launch *l, const top_k_args *a)
     const clprim_top_k_desc *d = a->d;
     clprim_context *ctx = l->ctx;
     const size_t ks = key_size(d->key_type), vs = d->value_size;
-    const cl_uint kmode = key_kind(d->key_type) | (d->largest ? SORT_DESCENDING : 0u);
+    const cl_uint kmode = kmode_of(d);
     plan p = plan_of(ctx, ks, a->n);
     const size_t pos = p.wide ? 8 : 4;
     const cl_ulong n = a->n, k = a->k, keys_off = a->keys_off, keys_out_off = a->keys_out_off;
@@ -280,6 +286,59 @@ static clprim_status radix_select(clprim__launch *l, const top_k_args *a)
     return st;
 }
 
+/* The buffer held across a call's launches taken (lock held), for the
+ * queue the launch resolved. */
+static clprim_status hold(clprim__launch *l, const top_k_args *a, size_t bytes)
+{
+    clprim_status st = clprim__pool_acquire(l->ctx, l->chain.queue, bytes, a->held);
+    if (st == CLPRIM_SUCCESS)
+        *a->held_queue = l->chain.queue;
+    return st;
+}
+
+/* ... and handed back after the last launch's commands (lock held). */
+static void unhold(clprim__launch *l, const top_k_args *a, clprim_status st)
+{
+    clprim__pool_release(*a->held, l->chain.queue, !l->chain.out_of_order, l->chain.last,
+                         st != CLPRIM_SUCCESS);
+    *a->held = NULL;
+}
+
+/* SAMPLE_FILTER's launches: the held buffer taken by the first, handed
+ * back by the last. */
+static clprim_status filter_body(clprim__launch *l, const top_k_args *a)
+{
+    const clprim_top_k_desc *d = a->d;
+    clprim__top_k_io io;
+    clprim_status st = CLPRIM_SUCCESS;
+
+    if (a->phase == PHASE_SAMPLE)
+        st = hold(l, a, a->filter->bytes);
+    if (st != CLPRIM_SUCCESS)
+        return st;
+    io.keys = a->keys;
+    io.values = a->values;
+    io.keys_out = a->keys_out;
+    io.values_out = a->values_out;
+    io.held = clprim__pool_mem(*a->held);
+    io.keys_off = a->keys_off;
+    io.values_off = a->values_off;
+    io.keys_out_off = a->keys_out_off;
+    io.values_out_off = a->values_out_off;
+    io.n = a->n;
+    io.k = a->k;
+    io.key_size = key_size(d->key_type);
+    io.value_size = d->value_size;
+    io.kmode = kmode_of(d);
+    st = clprim__top_k_filter_step(l, a->filter, &io,
+                                   a->phase == PHASE_SAMPLE   ? CLPRIM__TOP_K_SAMPLE
+                                   : a->phase == PHASE_FILTER ? CLPRIM__TOP_K_FILTER
+                                                              : CLPRIM__TOP_K_PICK);
+    if (a->phase == PHASE_PICK)
+        unhold(l, a, st);
+    return st;
+}
+
 /* The first launch of a call, validated by the launch layer: k = 0
  * writes nothing, k = n copies every key (unless the sort that follows
  * writes them), else the radix selection (SORT: only its buffer taken). */
@@ -290,15 +349,10 @@ static clprim_status top_k_body(clprim__launch *l, const void *args)
     const size_t ks = key_size(d->key_type), vs = d->value_size;
     clprim_status st = CLPRIM_SUCCESS;
 
-    if (a->phase == PHASE_HOLD) {
-        /* the sorted keys, then (at a whole value) their values */
-        const size_t values_at = vs ? round_up(a->n * ks, vs) : 0;
-        st = clprim__pool_acquire(l->ctx, l->chain.queue, vs ? values_at + a->n * vs : a->n * ks,
-                                  a->held);
-        if (st == CLPRIM_SUCCESS)
-            *a->held_queue = l->chain.queue;
-        return st;
-    }
+    if (a->phase >= PHASE_SAMPLE)
+        return filter_body(l, a);
+    if (a->phase == PHASE_HOLD) /* the sorted keys, then (at a whole value) their values */
+        return hold(l, a, vs ? round_up(a->n * ks, vs) + a->n * vs : a->n * ks);
     if (a->phase == PHASE_GATHER) {
         /* the first k of the whole sort; the held buffer goes back after */
         cl_mem h = clprim__pool_mem(*a->held);
@@ -307,9 +361,7 @@ static clprim_status top_k_body(clprim__launch *l, const void *args)
         if (st == CLPRIM_SUCCESS && vs)
             st = clprim__chain_copy(l->ctx, &l->chain, h, a->held_values_off * vs, a->values_out,
                                     a->values_out_off * vs, a->k * vs);
-        clprim__pool_release(*a->held, l->chain.queue, !l->chain.out_of_order, l->chain.last,
-                             st != CLPRIM_SUCCESS);
-        *a->held = NULL;
+        unhold(l, a, st);
         return st;
     }
     if (a->k == 0)
@@ -396,13 +448,125 @@ static clprim_status whole_sort(clprim_context *ctx, cl_command_queue queue, top
     return st;
 }
 
+/* A sort in place of n keys of held buffer h from element keys_at (of
+ * their type) and, where sd has values, of their values from element
+ * values_at, after `after`. */
+static clprim_status sort_held(clprim_context *ctx, cl_command_queue queue,
+                               const clprim_sort_desc *sd, cl_mem h, size_t keys_at,
+                               size_t values_at, size_t n, cl_event after, cl_event *done)
+{
+    cl_mem v = sd->value_size ? h : NULL;
+    return clprim_sort(ctx, queue, sd, h, keys_at, h, keys_at, v, values_at, v, values_at, n, 1,
+                       &after, done);
+}
+
+/* SAMPLE_FILTER for 0 < k < n (top_k_filter.c): the sample taken and
+ * sorted, the input filtered; then, the count of candidates back on the
+ * host, the candidates sorted by index and then stably by key, so that
+ * their first k are clprim_sort's first k of the input, and taken. Where
+ * the sample misled (fewer than k candidates, or more than their room)
+ * *fallback is the filter's event and nothing more is done: the caller
+ * runs the radix selection after it. */
+static clprim_status sample_filter(clprim_context *ctx, cl_command_queue queue, top_k_args *a,
+                                   cl_uint num_wait, const cl_event *wait, cl_event *event,
+                                   cl_event *fallback)
+{
+    const clprim_top_k_desc *d = a->d;
+    const size_t ks = key_size(d->key_type);
+    const clprim__top_k_filter f =
+        clprim__top_k_filter_plan(ctx, ks, a->n, a->k, wide_for(ctx, a->n));
+    clprim__pool_buf *held = NULL;
+    cl_command_queue held_queue = NULL;
+    /* sampled, sample sorted, filtered, by index, by key */
+    cl_event ev[5] = {NULL, NULL, NULL, NULL, NULL};
+    clprim_sort_desc by_key, by_index;
+    size_t count = 0;
+    cl_mem h = NULL;
+    int fits = 0;
+    size_t i;
+    clprim_status st;
+
+    memset(&by_key, 0, sizeof by_key);
+    by_key.key_type = d->key_type;
+    by_key.descending = d->largest;
+    memset(&by_index, 0, sizeof by_index);
+    by_index.key_type = f.pos == 8 ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32;
+    by_index.value_size = ks;
+    a->filter = &f;
+    a->held = &held;
+    a->held_queue = &held_queue;
+    a->phase = PHASE_SAMPLE;
+    st = launch(ctx, queue, a, num_wait, wait, &ev[0]);
+    if (st == CLPRIM_SUCCESS) {
+        h = clprim__pool_mem(held);
+        st = sort_held(ctx, queue, &by_key, h, f.sample_at / ks, 0, f.samples, ev[0], &ev[1]);
+    }
+    if (st == CLPRIM_SUCCESS) {
+        a->phase = PHASE_FILTER;
+        st = launch(ctx, queue, a, 1, &ev[1], &ev[2]);
+    }
+    if (st == CLPRIM_SUCCESS)
+        st = clprim__top_k_filter_count(ctx, held_queue, &f, h, a->n, a->k, ev[2], &count, &fits);
+    by_key.value_size = f.pos;
+    if (st == CLPRIM_SUCCESS && fits)
+        st = sort_held(ctx, queue, &by_index, h, f.idx_at / f.pos, f.keys_at / ks, count, ev[2],
+                       &ev[3]);
+    if (st == CLPRIM_SUCCESS && fits)
+        st = sort_held(ctx, queue, &by_key, h, f.keys_at / ks, f.idx_at / f.pos, count, ev[3],
+                       &ev[4]);
+    if (st == CLPRIM_SUCCESS && fits) {
+        a->phase = PHASE_PICK;
+        st = launch(ctx, queue, a, 1, &ev[4], event);
+    }
+    if (st == CLPRIM_SUCCESS && !fits) {
+        *fallback = ev[2];
+        ev[2] = NULL;
+    }
+    if (held) { /* not handed back by the last launch: a fallback, or a failure */
+        pthread_mutex_lock(&ctx->lock);
+        clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue),
+                             st == CLPRIM_SUCCESS ? *fallback : NULL, st != CLPRIM_SUCCESS);
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    for (i = 0; i < sizeof ev / sizeof *ev; ++i)
+        if (ev[i])
+            clReleaseEvent(ev[i]);
+    return st;
+}
+
+/* The radix selection (any algorithm but SORT for 0 < k < n) or the
+ * copy, then the selected keys sorted where asked (k = n: straight from
+ * the input). */
+static clprim_status select_then_sort(clprim_context *ctx, cl_command_queue queue,
+                                      top_k_args *a, const clprim_sort_desc *sd, cl_uint num_wait,
+                                      const cl_event *wait, cl_event *event)
+{
+    const int then_sort = a->d->sorted && a->k > 1;
+    cl_event selected = NULL;
+    clprim_status st;
+
+    a->phase = PHASE_SELECT;
+    st = launch(ctx, queue, a, num_wait, wait, then_sort ? &selected : event);
+    if (st != CLPRIM_SUCCESS || !then_sort)
+        return st;
+    if (a->k == a->n)
+        st = clprim_sort(ctx, queue, sd, a->keys, a->keys_off, a->keys_out, a->keys_out_off,
+                         a->values, a->values_off, a->values_out, a->values_out_off, a->n, 1,
+                         &selected, event);
+    else
+        st = clprim_sort(ctx, queue, sd, a->keys_out, a->keys_out_off, a->keys_out,
+                         a->keys_out_off, a->values_out, a->values_out_off, a->values_out,
+                         a->values_out_off, a->k, 1, &selected, event);
+    clReleaseEvent(selected);
+    return st;
+}
+
 static clprim_status run(clprim_context *ctx, cl_command_queue queue, top_k_args *a,
                          cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const clprim_top_k_desc *d = a->d;
     clprim_sort_desc sd;
-    cl_event selected = NULL;
-    int then_sort;
+    cl_event fallback = NULL;
     clprim_status st;
 
     if (event)
@@ -421,20 +585,19 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, top_k_args
     a->phase = PHASE_SELECT;
     if (d->algorithm == CLPRIM_TOP_K_SORT && a->k > 0 && a->k < a->n)
         return whole_sort(ctx, queue, a, &sd, num_wait, wait, event);
-    /* the selected keys sorted where asked (k = n: straight from the input) */
-    then_sort = d->sorted && a->k > 1;
-    st = launch(ctx, queue, a, num_wait, wait, then_sort ? &selected : event);
-    if (st != CLPRIM_SUCCESS || !then_sort)
-        return st;
-    if (a->k == a->n)
-        st = clprim_sort(ctx, queue, &sd, a->keys, a->keys_off, a->keys_out, a->keys_out_off,
-                         a->values, a->values_off, a->values_out, a->values_out_off, a->n, 1,
-                         &selected, event);
-    else
-        st = clprim_sort(ctx, queue, &sd, a->keys_out, a->keys_out_off, a->keys_out,
-                         a->keys_out_off, a->values_out, a->values_out_off, a->values_out,
-                         a->values_out_off, a->k, 1, &selected, event);
-    clReleaseEvent(selected);
+    if (a->k > 0 && a->k < a->n &&
+        (d->algorithm == CLPRIM_TOP_K_SAMPLE_FILTER ||
+         (d->algorithm == CLPRIM_TOP_K_AUTO &&
+          clprim__top_k_filter_auto(ctx, key_size(d->key_type), a->n, a->k)))) {
+        st = sample_filter(ctx, queue, a, num_wait, wait, event, &fallback);
+        if (st != CLPRIM_SUCCESS || !fallback)
+            return st;
+        num_wait = 1;
+        wait = &fallback;
+    }
+    st = select_then_sort(ctx, queue, a, &sd, num_wait, wait, event);
+    if (fallback)
+        clReleaseEvent(fallback);
     return st;
 }
 

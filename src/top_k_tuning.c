@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Top-k's tuning rows: the work-group, the keys each work-item loads
- * before counting or ranking any, the digit of a level, the grid, and the
- * candidate buffers. Rows are data, matched most specific first
+ * before counting or ranking any, the digit of a level, the grid, the
+ * candidate buffers, and SAMPLE_FILTER's sample and where AUTO takes it. Rows are data, matched most specific first
  * (tuning.c) by key size; each says where its numbers came from. top_k.c
  * fits the digit and the tile to local memory. */
 #include "internal.h"
@@ -27,7 +27,18 @@ static const struct clprim__top_k_row rows[] = {
      * candidate buffer holds n / 8 keys, the second n / 64. match off:
      * match.any per key may cost more than the local atomics' conflicts
      * save on uniform keys; on skewed ones (few digits, as floats in
-     * [0, 1) have at the first level) it may not. To be measured. */
+     * [0, 1) have at the first level) it may not. To be measured.
+     * SAMPLE_FILTER (written before any run on a GPU, to be measured with
+     * clprim-bench --top-k 16,100,1000 --algorithms
+     * radix-select,sample-filter): it reads the input once where
+     * RADIX_SELECT reads it about 2.6 times (the first level's histogram
+     * 397 us, one read of 2^28 floats, of 1.61 ms), but adds a fixed cost
+     * guessed at 100-150 us (three small sorts: the 2^16 sampled keys, the
+     * candidates by index, then by key; the host's wait for the count), so
+     * it should pay from about 2^26 keys (64 MiB of floats: a read of about
+     * 25 us saved per read avoided, 1.6 of them, against that cost) and
+     * below about n / 1024 keys taken, where its candidates (some 4 k plus
+     * 4 n / 2^16) stay a small sort. 2^16 samples: 64 to 512 KiB sorted. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
            .items = 16,
@@ -36,12 +47,17 @@ static const struct clprim__top_k_row rows[] = {
            .candidate_shift = 3,
            .min_candidates = 65536,
            .match = 0,
+           .filter_sample_bits = 16,
+           .filter_min_n_bits = 26,
+           .filter_k_shift = 10,
            .source = "NVIDIA GPU (H100, 2026-11-26)"}},
     /* CPUs (PoCL): small work-groups and tiles and 8-bit digits (four
      * levels for 32-bit keys, eight for 64-bit ones), so that tests cross
      * tiles, work-groups and levels at small n; small candidate buffers,
      * so that they also reach the levels that read their source again.
-     * Unmeasured. */
+     * SAMPLE_FILTER: 2^10 samples, and AUTO taking it from 2^17 keys
+     * while k <= n / 64, so that tests reach it (and both its fallbacks)
+     * at small n, AUTO included. Unmeasured. */
     {.match = {.type = CL_DEVICE_TYPE_CPU},
      .t = {.wg_size = 64,
            .items = 4,
@@ -50,6 +66,9 @@ static const struct clprim__top_k_row rows[] = {
            .candidate_shift = 3,
            .min_candidates = 256,
            .match = 0,
+           .filter_sample_bits = 10,
+           .filter_min_n_bits = 17,
+           .filter_k_shift = 6,
            .source = "CPU (PoCL; unmeasured guess)"}},
     {.match = {0},
      .t = {.wg_size = 256,
@@ -59,6 +78,9 @@ static const struct clprim__top_k_row rows[] = {
            .candidate_shift = 3,
            .min_candidates = 65536,
            .match = 0,
+           .filter_sample_bits = 16,
+           .filter_min_n_bits = 26,
+           .filter_k_shift = 10,
            .source = "default (unmeasured guess)"}},
 };
 

@@ -191,7 +191,13 @@
     X(S, min_candidates, U, "CLPRIM_TOP_K_MIN_CANDIDATES", 1, 0,                                \
       "the least keys a candidate buffer holds (a boundary digit with more: its source again)") \
     X(S, match, U, "CLPRIM_TOP_K_MATCH", 0, 1,                                                  \
-      "NVIDIA, 1: a warp's keys of one digit counted with one local atomic (match.any)")
+      "NVIDIA, 1: a warp's keys of one digit counted with one local atomic (match.any)")       \
+    X(S, filter_sample_bits, U, "CLPRIM_TOP_K_FILTER_SAMPLE_BITS", 4, 20,                       \
+      "SAMPLE_FILTER: 2^this keys sampled for the threshold (all of them where n is smaller)") \
+    X(S, filter_min_n_bits, U, "CLPRIM_TOP_K_FILTER_MIN_N_BITS", 0, 63,                         \
+      "AUTO takes SAMPLE_FILTER from n = 2^this keys ...")                                     \
+    X(S, filter_k_shift, U, "CLPRIM_TOP_K_FILTER_K_SHIFT", 0, 63,                               \
+      "... while k is at most n >> this")
 
 /* The primitives: X(name, struct, PARAMS list) */
 #define CLPRIM__TUNED_PRIMITIVES(X)                                                             \

@@ -480,9 +480,10 @@ static void test_merge(void **state)
     assert_int_equal(fails, 0);
 }
 
-/* The three radix-selection kernels (every level: 64-bit keys), with
- * values, checked against what is known in advance: key i is a
- * permutation of 0 .. N - 1 as int64, so the 1000 largest are N - 1 down. */
+/* The three radix-selection kernels (every level: 64-bit keys) and the
+ * three of the sample filter (with the sorts between), with values,
+ * checked against what is known in advance: key i is a permutation of
+ * 0 .. N - 1 as int64, so the 1000 largest are N - 1 down. */
 static void test_top_k(void **state)
 {
     int64_t *keys = malloc(N * sizeof *keys), got[1000];
@@ -501,10 +502,12 @@ static void test_top_k(void **state)
     d.value_size = 4;
     d.largest = 1;
     d.sorted = 1;
-    d.algorithm = CLPRIM_TOP_K_RADIX_SELECT;
-    fails |= ok(clprim_top_k_host(ctx, &d, keys, values, N, 1000, got, gotv), "top-k");
-    for (i = 0; i < 1000; ++i)
-        fails |= got[i] != (int64_t)(N - 1 - i) || keys[gotv[i]] != got[i];
+    for (d.algorithm = CLPRIM_TOP_K_RADIX_SELECT; d.algorithm <= CLPRIM_TOP_K_SAMPLE_FILTER;
+         d.algorithm = (clprim_top_k_algorithm)(d.algorithm + 1)) {
+        fails |= ok(clprim_top_k_host(ctx, &d, keys, values, N, 1000, got, gotv), "top-k");
+        for (i = 0; i < 1000; ++i)
+            fails |= got[i] != (int64_t)(N - 1 - i) || keys[gotv[i]] != got[i];
+    }
     free(keys);
     free(values);
     assert_int_equal(fails, 0);

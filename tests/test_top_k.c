@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Top-k: both algorithms x the six key types x largest and smallest x
+/* Top-k: the three algorithms x the six key types x largest and smallest x
  * sorted and not, keys alone and with values (their input indices, so
  * that which of equal keys were taken shows, or 3 random bytes), at edge
  * sizes (n and k of 0, 1, 2, around a tile, a level's
@@ -14,7 +14,9 @@
  * first; unsorted outputs as a multiset). Then the same on contexts whose
  * tuning knobs make the candidate buffers tiny (so that levels read their
  * source again), digits of 4 and 13 bits and 64-bit counts at small n;
- * the blocking helper; the refusals. */
+ * SAMPLE_FILTER's branches (the candidates, or the radix selection where
+ * they are too few or too many), each forced by its input; the blocking
+ * helper; the refusals. */
 #define _POSIX_C_SOURCE 200809L
 #include "common/testutil.h"
 #include "reference/reference.h"
@@ -32,9 +34,12 @@
 
 static const clprim_type key_types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT32, CLPRIM_TYPE_FLOAT,
                                         CLPRIM_TYPE_UINT64, CLPRIM_TYPE_INT64, CLPRIM_TYPE_DOUBLE};
-enum { ONE, FEW, MANY, SPECIAL, ASCENDING, DESCENDING, UNIT, POOLS };
-static const char *const pool_names[] = {"one value", "16 values",  "many values", "special",
-                                         "ascending", "descending", "uniform [0, 1)"};
+/* (SPIKES, outside the pools every test draws from: large keys at
+ * SAMPLE_FILTER's sample positions, small ones elsewhere) */
+enum { ONE, FEW, MANY, SPECIAL, ASCENDING, DESCENDING, UNIT, POOLS, SPIKES = POOLS };
+static const char *const pool_names[] = {"one value", "16 values",      "many values",
+                                         "special",   "ascending",      "descending",
+                                         "uniform [0, 1)", "spikes at the sample"};
 /* Values: none, the key's input index in as many bytes as the key, or 3
  * random bytes beside 4-byte keys (moved as bytes). Few, since each key
  * and value size is a program (and a sort's, for sorted output) that PoCL
@@ -46,8 +51,8 @@ static size_t pick_value_size(clprim_type key, uint64_t r)
 }
 
 static clprim_context *ctx;
-/* the device's top_k row: tile, digit bits, least candidates */
-static size_t row_tile, row_digit, row_min_cand;
+/* the device's top_k row: tile, digit bits, least candidates, keys sampled */
+static size_t row_tile, row_digit, row_min_cand, row_samples;
 
 typedef struct tcase {
     clprim_top_k_algorithm algorithm;
@@ -99,6 +104,20 @@ static uint64_t draw(const tcase *c, const uint64_t *pool, size_t i, uint64_t *s
             return b;
         }
         return r >> (ks * 8 - 12); /* integers: 4096 values, many of each */
+    case SPIKES: {
+        /* key i is sampled when it is floor(j n / s) for some j: for the
+         * least j with j n / s >= i (cl/top_k_filter.cl's positions) */
+        const uint64_t smp = c->n < row_samples ? c->n : row_samples;
+        const uint64_t j = (i * smp + c->n - 1) / c->n;
+        const int64_t v = j * (c->n / smp) + j * (c->n % smp) / smp == i ? 1000000 + (int64_t)i
+                                                                         : (int64_t)(i % 1000);
+        const float f = (float)v;
+        const double g = (double)v;
+        uint64_t b = (uint64_t)v;
+        if (flt)
+            memcpy(&b, ks == 4 ? (const void *)&f : (const void *)&g, ks);
+        return b;
+    }
     default: return r;
     }
 }
@@ -271,22 +290,107 @@ static int run_algorithm(clprim_context *cx, clprim_top_k_algorithm a, size_t la
     return failures;
 }
 
-static void test_radix_select(void **state)
+/* One algorithm through run_algorithm (inputs up to about `large`). */
+static void expect_algorithm(clprim_top_k_algorithm a, size_t large)
 {
-    int failures;
-    (void)state;
-    failures = run_algorithm(ctx, CLPRIM_TOP_K_RADIX_SELECT, 1000000, 0);
+    const int failures = run_algorithm(ctx, a, large, 0);
     if (failures)
         fail_msg("%d failing cases", failures);
 }
 
+static void test_radix_select(void **state)
+{
+    (void)state;
+    expect_algorithm(CLPRIM_TOP_K_RADIX_SELECT, 1000000);
+}
+
+static void test_sample_filter(void **state)
+{
+    (void)state;
+    expect_algorithm(CLPRIM_TOP_K_SAMPLE_FILTER, 1000000);
+}
+
+/* SAMPLE_FILTER's branches, told apart by the line it logs per call. */
+typedef struct filter_log {
+    int filtered, fell_back;
+} filter_log;
+
+static void count_filter_lines(void *user, int level, const char *message)
+{
+    filter_log *f = user;
+    (void)level;
+    if (strstr(message, "top_k sample-filter:"))
+        ++*(strstr(message, "instead") ? &f->fell_back : &f->filtered);
+}
+
+/* SAMPLE_FILTER for every key type x keys from many values, one value,
+ * ascending and descending runs, 16 values and special floats (NaNs) x k
+ * of 1, 16, 100, 1000 and n, direction, sorted or not and values or not
+ * taking turns; n from 60000 up (the CPU row samples 2^10 keys). Which
+ * branch ran is checked where the input decides it:
+ * - many values: the candidates hold the answer (no fallback);
+ * - one value, k <= 100: every key ties with the threshold, so there are
+ *   n candidates, past their room (16 times the some 16 k / n of them the
+ *   sample promises, at least 16 k: well below n): the radix selection
+ *   instead;
+ * - spikes (large keys exactly at the sampled positions, small elsewhere),
+ *   the 1000 largest: the threshold is the pick-th spike and only spikes
+ *   pass, pick of them (4 (k + 64) s / n + 5, below k where n is 64 s):
+ *   fewer than k, the radix selection instead. */
+static void test_filter_branches(void **state)
+{
+    static const int pools[] = {MANY, ONE, ASCENDING, DESCENDING, FEW, SPECIAL};
+    static const size_t kk[] = {1, 16, 100, 1000, 0 /* n */};
+    uint64_t s = tu_seed() ^ 0xf117u;
+    filter_log log = {0, 0};
+    clprim_context_options opt;
+    clprim_context *cx = NULL;
+    int failures = 0, bad_branch = 0;
+    size_t t, p, i, case_no = 0;
+    (void)state;
+    memset(&opt, 0, sizeof opt);
+    opt.log = count_filter_lines;
+    opt.log_user = &log;
+    assert_int_equal(clprim_context_create(&opt, &cx), CLPRIM_SUCCESS);
+    for (t = 0; t < sizeof key_types / sizeof *key_types; ++t)
+        for (p = 0; p < sizeof pools / sizeof *pools; ++p)
+            for (i = 0; i < sizeof kk / sizeof *kk; ++i, ++case_no) {
+                const size_t n = 60000 + (size_t)(tu_rand(&s) % 20000), k = kk[i] ? kk[i] : n;
+                const size_t vs = case_no / 4 % 2 ? clprim_type_size(key_types[t]) : 0;
+                const filter_log before = log;
+                const tcase c = make_case(CLPRIM_TOP_K_SAMPLE_FILTER, key_types[t],
+                                          (int)(case_no % 2), (int)(case_no / 2 % 2), vs,
+                                          pools[p], n, k, &s);
+                failures += run_case_on(cx, &c);
+                if ((pools[p] == MANY && k < n && log.filtered != before.filtered + 1) ||
+                    (pools[p] == ONE && k <= 100 && log.fell_back != before.fell_back + 1)) {
+                    char what[320];
+                    describe(&c, what, sizeof what);
+                    fprintf(stderr, "FAILED %s: not the branch expected\n", what);
+                    ++bad_branch;
+                }
+            }
+    for (t = 0; t < sizeof key_types / sizeof *key_types; ++t) {
+        const filter_log before = log;
+        const tcase c = make_case(CLPRIM_TOP_K_SAMPLE_FILTER, key_types[t], 1, (int)(t % 2),
+                                  t % 2 ? clprim_type_size(key_types[t]) : 0, SPIKES,
+                                  64 * row_samples, 1000, &s);
+        failures += run_case_on(cx, &c);
+        if (log.fell_back != before.fell_back + 1) {
+            fprintf(stderr, "FAILED spikes, %s: no fallback\n", clprim_type_name(key_types[t]));
+            ++bad_branch;
+        }
+    }
+    printf("# sample-filter: %d calls filtered, %d fell back\n", log.filtered, log.fell_back);
+    clprim_context_release(cx);
+    if (failures || bad_branch)
+        fail_msg("%d failing cases, %d on the wrong branch", failures, bad_branch);
+}
+
 static void test_sort(void **state)
 {
-    int failures;
     (void)state;
-    failures = run_algorithm(ctx, CLPRIM_TOP_K_SORT, 300000, 0);
-    if (failures)
-        fail_msg("%d failing cases", failures);
+    expect_algorithm(CLPRIM_TOP_K_SORT, 300000);
 }
 
 /* Ties and skew through AUTO: every key one value (k among n equal keys:
@@ -313,9 +417,11 @@ static void test_ties(void **state)
 }
 
 /* A context whose top-k tuning the environment sets (knobs are read at
- * creation), through the same cases; keys of key_size bytes only (0: any),
- * keys alone or with values of their size (so that new programs stay few). */
-static int run_with_knobs(const char *const *env, size_t count, size_t key_size, uint64_t salt)
+ * creation), through the same cases of algorithm a; keys of key_size bytes
+ * only (0: any), keys alone or with values of their size (so that new
+ * programs stay few). */
+static int run_with_knobs(const char *const *env, size_t count, size_t key_size, uint64_t salt,
+                          clprim_top_k_algorithm a)
 {
     clprim_context *cx;
     int failures = 0, pool;
@@ -333,7 +439,7 @@ static int run_with_knobs(const char *const *env, size_t count, size_t key_size,
             if (key_size && clprim_type_size(key) != key_size)
                 key = key_types[(pool * 3 + r + 3) % 6];
             const size_t n = r == 2 ? 50000 + (size_t)(tu_rand(&s) % 50000) : edge_n(&s);
-            const tcase c = make_case(CLPRIM_TOP_K_RADIX_SELECT, key, (int)(r % 2),
+            const tcase c = make_case(a, key, (int)(r % 2),
                                       (int)((pool + r) % 2), r == 1 ? clprim_type_size(key) : 0,
                                       pool, n,
                                       edge_k(n, &s), &s);
@@ -347,7 +453,9 @@ static int run_with_knobs(const char *const *env, size_t count, size_t key_size,
 /* Candidate buffers of one key (every boundary digit but the smallest is
  * read again from the input), of a few keys (from the first buffer, then
  * again from it), digits of 4 bits (16 levels of 64-bit keys) and of 13
- * with one key per work-item and 64-bit counts. */
+ * with one key per work-item and 64-bit counts; SAMPLE_FILTER with one key
+ * per work-item and 64-bit counts and indices, and with 16 samples (a
+ * coarse threshold: more candidates, and more fallbacks). */
 static void test_knobs(void **state)
 {
     static const char *const tiny[] = {"CLPRIM_TOP_K_CANDIDATE_SHIFT", "40",
@@ -357,12 +465,15 @@ static void test_knobs(void **state)
     static const char *const narrow[] = {"CLPRIM_TOP_K_DIGIT_BITS", "4"};
     static const char *const wide[] = {"CLPRIM_TOP_K_DIGIT_BITS", "13", "CLPRIM_TOP_K_ITEMS", "1",
                                        "CLPRIM_SORT_WIDE", "1"};
+    static const char *const coarse[] = {"CLPRIM_TOP_K_FILTER_SAMPLE_BITS", "4"};
     int failures = 0;
     (void)state;
-    failures += run_with_knobs(tiny, 4, 0, 0x1);
-    failures += run_with_knobs(few, 4, 0, 0x2);
-    failures += run_with_knobs(narrow, 2, 8, 0x3); /* 16 levels */
-    failures += run_with_knobs(wide, 6, 4, 0x4); /* and 64-bit counts */
+    failures += run_with_knobs(tiny, 4, 0, 0x1, CLPRIM_TOP_K_RADIX_SELECT);
+    failures += run_with_knobs(few, 4, 0, 0x2, CLPRIM_TOP_K_RADIX_SELECT);
+    failures += run_with_knobs(narrow, 2, 8, 0x3, CLPRIM_TOP_K_RADIX_SELECT); /* 16 levels */
+    failures += run_with_knobs(wide, 6, 4, 0x4, CLPRIM_TOP_K_RADIX_SELECT); /* 64-bit counts */
+    failures += run_with_knobs(wide, 6, 4, 0x5, CLPRIM_TOP_K_SAMPLE_FILTER);
+    failures += run_with_knobs(coarse, 2, 0, 0x6, CLPRIM_TOP_K_SAMPLE_FILTER);
     if (failures)
         fail_msg("%d failing cases", failures);
 }
@@ -449,7 +560,7 @@ static void test_refused(void **state)
     d.value_size = 0;
     bad |= tu_refused(ctx, clprim_top_k(ctx, NULL, &d, a, 0, v, 0, 10, 5, b, 0, NULL, 0, 0, NULL,
                                         NULL), CLPRIM_INVALID_ARGUMENT, "value_size is 0");
-    d.algorithm = (clprim_top_k_algorithm)3;
+    d.algorithm = CLPRIM_TOP_K_ALGORITHM_COUNT_;
     bad |= tu_refused(ctx, clprim_top_k(ctx, NULL, &d, a, 0, NULL, 0, 10, 5, b, 0, NULL, 0, 0,
                                         NULL, NULL), CLPRIM_UNKNOWN_ALGORITHM, "algorithm");
     d.algorithm = CLPRIM_TOP_K_AUTO;
@@ -498,7 +609,8 @@ static void test_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_radix_select), cmocka_unit_test(test_sort),
+        cmocka_unit_test(test_radix_select), cmocka_unit_test(test_sample_filter),
+        cmocka_unit_test(test_filter_branches), cmocka_unit_test(test_sort),
         cmocka_unit_test(test_ties),         cmocka_unit_test(test_knobs),
         cmocka_unit_test(test_host),         cmocka_unit_test(test_refused),
     };
@@ -509,6 +621,7 @@ int main(void)
     row_tile = tu_row_value(line, "wg_size") * tu_row_value(line, "items");
     row_digit = tu_row_value(line, "digit_bits");
     row_min_cand = tu_row_value(line, "min_candidates");
+    row_samples = (size_t)1 << tu_row_value(line, "filter_sample_bits");
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     clprim_context_release(ctx);
     return rc;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* clprim-bench --top-k K[,K...]: times clprim_top_k of the K largest (or,
  * --smallest, smallest) of n keys of --type (int32 by default), each k and
- * each algorithm (sort, radix-select), sorted output (--unsorted: not),
+ * each algorithm (sort, radix-select, sample-filter; --algorithms picks
+ * among them by name), sorted output (--unsorted: not),
  * keys alone or with values of --values bytes (0, 4 or 8), against the
  * read ceiling measured in the same run; every result verified against the
  * host reference (tests/reference/: the first k of the stable sort, ties
@@ -27,7 +28,7 @@
 #include <string.h>
 
 #define MAX_KS 8
-#define ALGOS 2 /* sort, radix-select (not auto) */
+#define ALGOS (CLPRIM_TOP_K_ALGORITHM_COUNT_ - 1) /* every one but auto */
 
 typedef struct top_k_bench {
     const char *dist;
