@@ -145,10 +145,14 @@ inline void topk_hist_tile(global const T *src, ulong base, uint valid, uint kmo
 TOPK_KERNEL topk_hist(global const T *keys, ulong keys_off, ulong n, uint kmode, uint level,
                       uint shift, uint width, global const ulong *state, global topk_pos *totals,
                       ulong totals_off, global uint *rows, ulong rows_off,
-                      global const T *cand_keys, ulong a_key_off, ulong b_key_off)
+                      global const T *cand_keys, ulong a_key_off, ulong b_key_off,
+                      global const uint *gate, uint gated)
 {
     local uint lh[TOPK_RADIX_MAX];
     local uint scratch[CLPRIM_GROUP_SCRATCH];
+    /* SAMPLE_FILTER's candidates hold the answer: nothing to do here */
+    if (gated && gate[TOPKF_GATE_WORD])
+        return;
     const topk_in in = topk_inputs(state, level, n, 0);
     if (!in.active)
         return;
@@ -209,10 +213,13 @@ TOPK_KERNEL topk_hist(global const T *keys, ulong keys_off, ulong n, uint kmode,
 TOPK_KERNEL topk_find(ulong n, ulong k, uint level, uint shift, uint width, ulong cap_a,
                       ulong cap_b, ulong groups, global ulong *state,
                       global const topk_pos *totals, ulong totals_off, global const uint *rows,
-                      ulong rows_off)
+                      ulong rows_off, global const uint *gate, uint gated)
 {
     local ulong scratch[CLPRIM_GROUP_SCRATCH];
     local ulong found[3]; /* b, keys below it, keys at it */
+    /* SAMPLE_FILTER's candidates hold the answer: nothing to do here */
+    if (gated && gate[TOPKF_GATE_WORD])
+        return;
     const topk_in in = topk_inputs(state, level, n, k);
     if (!in.active)
         return;
@@ -333,12 +340,16 @@ TOPK_KERNEL topk_compact(global const T *keys, ulong keys_off, global const topk
                          uint kmode,
                          uint level, uint shift, uint width, global const ulong *state,
                          global T *cand_keys, ulong a_key_off, ulong b_key_off,
-                         global topk_pos *cand_idx, ulong a_idx_off, ulong b_idx_off)
+                         global topk_pos *cand_idx, ulong a_idx_off, ulong b_idx_off,
+                         global const uint *gate, uint gated)
 {
     local uchar lcls[TOPK_TILE];   /* per tile slot: 0 skipped, 1 below b, 2 at b */
     local ushort lrank[TOPK_TILE]; /* per kept slot: its rank among its class in the tile */
     local uint scratch[CLPRIM_GROUP_SCRATCH];
     local uint lany[2];            /* whether the tile keeps any key (by tile parity) */
+    /* SAMPLE_FILTER's candidates hold the answer: nothing to do here */
+    if (gated && gate[TOPKF_GATE_WORD])
+        return;
     const topk_in in = topk_inputs(state, level, n, k);
     if (!in.active)
         return;

@@ -103,7 +103,10 @@
  * the sorts between its launches: the count of candidates (one topk_pos)
  * at position count_off of it as topk_pos, the s sampled keys from key
  * sample_off, the candidates' keys from key ck_off and their input
- * indices from topk_pos ci_off, room for `cap` of each.
+ * indices from topk_pos ci_off, room for `cap` of each; and the gate, uint
+ * TOPKF_GATE_WORD of it, which the host never reads: 1 where the
+ * candidates hold the answer (the picking writes it), 0 where they do not
+ * (the radix selection queued behind, gated on it, runs instead).
  *   topkf_sample  keys, keys_off, n, s, held (keys), sample_off, held
  *                 (positions), count_off: key i of the sample is input key
  *                 floor(i n / s); the count set to 0
@@ -114,14 +117,25 @@
  *                 counted and, below slot cap, written with its index (in
  *                 no set order). Once a slot at cap or past it is handed
  *                 out, the work-item stops: the count is then above cap,
- *                 which is all the host needs to know.
- *   topkf_gather  values, values_off, held (positions), ci_off,
- *                 values_out, values_out_off, k: value i of the output is
- *                 the input value of candidate i's index.
+ *                 which is all the gate needs to know.
+ *   topkf_settle  held (keys), held (positions), count_off, ck_off, ci_off,
+ *                 cap, k, kmode: the gate set (k <= count <= cap); slots
+ *                 count .. cap - 1 given a key that sorts after every key
+ *                 (ordered form all ones: a NaN for floats) and an index
+ *                 past every index, so that the host sorts all cap slots
+ *                 (by index, then stably by key) without the count
+ *   topkf_pick    held (keys), ck_off, held (positions), ci_off, keys_out,
+ *                 keys_out_off, values, values_off, values_out,
+ *                 values_out_off, k: where the gate is open, output i is
+ *                 sorted candidate i and its value the input value at its
+ *                 index.
+ * topk_hist, topk_find and topk_compact take (gate, gated) last: with gated
+ * 1 a work-group returns at once where the gate is open.
  * A work-group keeps up to TOPKF_STAGE candidates in local memory and
  * takes their slots with one atomic at its end (uniform keys give a few
  * dozen per work-group; more, and each further one takes its own). */
 #define TOPKF_STAGE 1024
+#define TOPKF_GATE_WORD 4
 #define TOPKF_LOCAL_BYTES(key_size, pos_size) (TOPKF_STAGE * ((key_size) + (pos_size)) + 64)
 
 #endif /* CLPRIM_TOP_K_ABI_H */

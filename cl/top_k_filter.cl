@@ -3,15 +3,16 @@
  * their ordered form (common/key_order.clh, kmode as cl/sort_abi.h encodes
  * it; the k largest are the k smallest descending) are among the keys at
  * least as good as any key that k or more keys are at least as good as.
- * A sample of the input at fixed positions, sorted on the host's side by
- * clprim_sort, gives such a key with high probability (topkf_sample); one
- * pass over the input keeps every key at least as good as it, with its
- * input index, in no set order (topkf_filter); the host sorts the few
- * candidates by index, then by key (stably), and the first k are the
- * answer, their values gathered by index (topkf_gather). Where the sample
- * misled (fewer than k candidates, or more than their buffer holds) the
- * host runs the radix selection instead. Contract with src/top_k_filter.c:
- * top_k_abi.h.
+ * A sample of the input at fixed positions, sorted by clprim_sort, gives
+ * such a key with high probability (topkf_sample); one pass over the input
+ * keeps every key at least as good as it, with its input index, in no set
+ * order (topkf_filter); topkf_settle sets the gate and fills the rest of
+ * the candidates' room, so that clprim_sort can sort every slot of it (by
+ * index, then by key, stably) without the count; the first k are the
+ * answer, picked where the gate is open (topkf_pick). Where the sample
+ * misled (fewer than k candidates, or more than their room) the gate is
+ * shut and the radix selection queued behind runs. Contract with
+ * src/top_k_filter.c: top_k_abi.h.
  *
  * The pass is the whole cost: it must read the input at the copy rate and
  * do little else. So no work-group barrier inside it: a tile's keys are
@@ -84,7 +85,7 @@ typedef struct topkf_sink {
 
 /* Key `key` at input index idx passed the threshold: into the stage, or
  * once it is full straight to a slot of its own; *stop once that slot is
- * past the buffer (the count is then past it too: the host falls back). */
+ * past the buffer (the count is then past it too: the gate shuts). */
 inline void topkf_take(const topkf_sink *k, T key, ulong idx, int *stop)
 {
     const uint r = atomic_inc(k->staged);
@@ -181,22 +182,47 @@ TOPK_KERNEL topkf_filter(global const T *keys, ulong keys_off, ulong n, uint kmo
     }
 }
 
-TOPK_KERNEL topkf_gather(global const topk_value *values, ulong values_off,
-                         global const topk_pos *held_pos, ulong ci_off,
-                         global topk_value *values_out, ulong values_out_off, ulong k)
+/* The key whose ordered form is all ones (clprim_key_ordered): last in
+ * the call's order, after every key or tied with it (then after it by
+ * index). */
+inline T topkf_last_key(uint kmode)
+{
+    const uint kind = kmode & 3u;
+    const T flip = ((kmode & SORT_DESCENDING) ? ~(T)0 : (T)0) ^
+                   (kind != SORT_KIND_UNSIGNED ? KEY_SIGN : (T)0);
+    return kind == SORT_KIND_FLOAT ? (T)KEY_EXP_ALL | (T)1 : ~flip;
+}
+
+/* After the filter: the gate, and the room past the count filled, so that
+ * nothing after the filter needs the count on the host (the call does not
+ * wait for it). */
+TOPK_KERNEL topkf_settle(global T *held_keys, global topk_pos *held_pos, ulong count_off,
+                         ulong ck_off, ulong ci_off, ulong cap, ulong k, uint kmode)
+{
+    const ulong count = held_pos[count_off], i = get_global_id(0);
+    if (i == 0)
+        ((global uint *)held_pos)[TOPKF_GATE_WORD] = count >= k && count <= cap;
+    if (i >= count && i < cap) {
+        held_keys[ck_off + i] = topkf_last_key(kmode);
+        held_pos[ci_off + i] = ~(topk_pos)0;
+    }
+}
+
+TOPK_KERNEL topkf_pick(global const T *held_keys, ulong ck_off, global const topk_pos *held_pos,
+                       ulong ci_off, global T *keys_out, ulong keys_out_off,
+                       global const topk_value *values, ulong values_off,
+                       global topk_value *values_out, ulong values_out_off, ulong k)
 {
     const ulong i = get_global_id(0);
+    if (i >= k || !((global const uint *)held_pos)[TOPKF_GATE_WORD])
+        return;
+    keys_out[keys_out_off + i] = held_keys[ck_off + i];
 #if VALUE_SIZE > 0
-    if (i < k)
-        values_out[values_out_off + i] = values[values_off + held_pos[ci_off + i]];
+    values_out[values_out_off + i] = values[values_off + held_pos[ci_off + i]];
 #else
     (void)values;
     (void)values_off;
-    (void)held_pos;
-    (void)ci_off;
     (void)values_out;
     (void)values_out_off;
-    (void)k;
-    (void)i;
 #endif
 }

@@ -1883,10 +1883,11 @@ CLPRIM_API clprim_status clprim_merge_host(clprim_context *ctx, const clprim_mer
  *                 candidates are sorted by index, then by key (clprim_sort,
  *                 stable), and the first k taken: exactly the keys and
  *                 order RADIX_SELECT gives sorted, sorted whether asked or
- *                 not. The call waits (on the host) for the filter's count
- *                 of candidates; where the sample misled it (fewer than k,
- *                 or more than its candidate buffer holds: many equal
- *                 keys) RADIX_SELECT runs after it, over the input. */
+ *                 not. Nothing waits on the host: RADIX_SELECT is queued
+ *                 behind it and runs, over the input, only where the
+ *                 sample misled (fewer than k candidates, or more than
+ *                 their buffer holds: many equal keys); where it did not,
+ *                 RADIX_SELECT's launches return at once (a few us each). */
 #define CLPRIM_TOP_K_ALGORITHM_MAP(XX)                                         \
   XX(AUTO, 0, "auto")                                                          \
   XX(SORT, 1, "sort")                                                          \
@@ -1942,19 +1943,15 @@ typedef struct clprim_top_k_desc {
  * of value_size bytes). The outputs must not overlap the inputs or each
  * other. Enqueues and returns, like clprim_sort (same queue, wait-list
  * and event rules; every buffer checked against CL_MEM_SIZE; n and k may
- * be 0 and above 2^32), except that SAMPLE_FILTER (AUTO's choice for
- * large n where the tuning row says) waits for its filter to finish before
- * it returns (it reads back how many candidates it made), so its wait
- * list must complete without anything the caller does after the call.
- * With desc->sorted and k > 1, the output is then
+ * be 0 and above 2^32). With desc->sorted and k > 1, the output is then
  * sorted by clprim_sort in place (its temporary memory and statuses
  * apply). RADIX_SELECT takes temporary memory from the context's pool for
  * candidates (n / 8 keys and indices and an eighth of that again, at
  * least the tuning row's min_candidates each, at most n) and for each
  * level's digit counts (about 16 KiB per work-group of its grid); SORT
  * for the whole sort's n keys and values; SAMPLE_FILTER for the sample and
- * its candidates (keys and indices: at least 16 k, at most n) and for its
- * sorts, plus RADIX_SELECT's where it falls back. Statuses: CLPRIM_UNKNOWN_TYPE for a
+ * its candidates (keys and indices: at least 4 k, at most n) and for its
+ * sorts, plus RADIX_SELECT's, queued behind it. Statuses: CLPRIM_UNKNOWN_TYPE for a
  * key_type that is not one of the six; CLPRIM_INVALID_ARGUMENT for a NULL
  * ctx, desc or buffer, value_size above 64, largest or sorted other than
  * 0 or 1, k above n, values or values_out NULL with value_size > 0 or

@@ -718,7 +718,8 @@ clprim__top_k_tuning clprim__top_k_tuning_for(const clprim_context *ctx, size_t 
 
 /* One call's sample and candidates (cl/top_k_abi.h): s keys sampled, the
  * threshold the pick-th of them sorted, room for cap candidates; the held
- * buffer's layout in bytes (the count at 0). */
+ * buffer's layout in bytes (the count at 0, the gate at uint
+ * TOPKF_GATE_WORD). */
 typedef struct clprim__top_k_filter {
     size_t samples, pick, cap;
     size_t pos;                       /* bytes per index and count: 4, or 8 (wide) */
@@ -746,17 +747,13 @@ typedef struct clprim__top_k_io {
 } clprim__top_k_io;
 
 /* The steps, enqueued on l's chain (lock held): SAMPLE the sample (and the
- * count zeroed), FILTER the pass over the input, PICK the first k of the
- * sorted candidates to the output (keys copied, values gathered). */
+ * count zeroed), FILTER the pass over the input and the settling after it
+ * (the gate; the room past the count filled: cl/top_k_abi.h), PICK the
+ * first k of the sorted candidates to the output where the gate is open.
+ * Nothing waits on the host. */
 enum { CLPRIM__TOP_K_SAMPLE, CLPRIM__TOP_K_FILTER, CLPRIM__TOP_K_PICK };
 clprim_status clprim__top_k_filter_step(clprim__launch *l, const clprim__top_k_filter *f,
                                         const clprim__top_k_io *io, int step);
-/* Blocking, lock not held: the filter's count of candidates once `after`
- * (the filter) is done, and whether they hold the answer (at least k, and
- * no more than their room); logged. */
-clprim_status clprim__top_k_filter_count(clprim_context *ctx, cl_command_queue queue,
-                                         const clprim__top_k_filter *f, cl_mem held, size_t n,
-                                         size_t k, cl_event after, size_t *count, int *fits);
 
 /* ---- sort.c's keys, shape and program, for the segmented sort ---- */
 

@@ -39,6 +39,9 @@ typedef struct top_k_args {
     cl_command_queue *held_queue;
     size_t held_values_off;
     const clprim__top_k_filter *filter;
+    /* the radix selection runs behind SAMPLE_FILTER, gated on its held
+     * buffer's gate (cl/top_k_abi.h), and hands that buffer back */
+    int gated;
 } top_k_args;
 
 static size_t key_size(clprim_type t)
@@ -202,7 +205,8 @@ static clprim_status radix_select(clprim__launch *l, const top_k_args *a)
     size_t wg, tile, groups, radix_max, state_words, totals_bytes, cap_a, cap_b, cand_bytes;
     cl_ulong totals_off, rows_off, a_key_off, b_key_off, a_idx_off, b_idx_off, cap_a64, cap_b64,
         groups64;
-    cl_mem state, cand;
+    cl_mem state, cand, gate;
+    const cl_uint gated = a->gated != 0;
     unsigned lv;
     clprim_status st = top_k_program(l, &p, vs, &prog);
 
@@ -246,6 +250,7 @@ static clprim_status radix_select(clprim__launch *l, const top_k_args *a)
         return st;
     state = clprim__pool_mem(sbuf);
     cand = clprim__pool_mem(cbuf);
+    gate = gated ? clprim__pool_mem(*a->held) : state; /* not read where not gated */
     cap_a64 = cap_a;
     cap_b64 = cap_b;
     groups64 = groups;
@@ -259,7 +264,8 @@ static clprim_status radix_select(clprim__launch *l, const top_k_args *a)
                 CLPRIM__ARG(kmode),     CLPRIM__ARG(level),     CLPRIM__ARG(shift),
                 CLPRIM__ARG(width),     CLPRIM__ARG(state),     CLPRIM__ARG(state),
                 CLPRIM__ARG(totals_off), CLPRIM__ARG(state),    CLPRIM__ARG(rows_off),
-                CLPRIM__ARG(cand),      CLPRIM__ARG(a_key_off), CLPRIM__ARG(b_key_off)};
+                CLPRIM__ARG(cand),      CLPRIM__ARG(a_key_off), CLPRIM__ARG(b_key_off),
+                CLPRIM__ARG(gate),      CLPRIM__ARG(gated)};
             st = CLPRIM__LAUNCH_KERNEL(l, prog, "topk_hist", args, groups, wg);
         }
         if (st == CLPRIM_SUCCESS) {
@@ -268,7 +274,7 @@ static clprim_status radix_select(clprim__launch *l, const top_k_args *a)
                 CLPRIM__ARG(shift),    CLPRIM__ARG(width),      CLPRIM__ARG(cap_a64),
                 CLPRIM__ARG(cap_b64),  CLPRIM__ARG(groups64),   CLPRIM__ARG(state),
                 CLPRIM__ARG(state),    CLPRIM__ARG(totals_off), CLPRIM__ARG(state),
-                CLPRIM__ARG(rows_off)};
+                CLPRIM__ARG(rows_off), CLPRIM__ARG(gate),       CLPRIM__ARG(gated)};
             st = CLPRIM__LAUNCH_KERNEL(l, prog, "topk_find", args, 1, wg);
         }
         if (st == CLPRIM_SUCCESS) {
@@ -279,7 +285,8 @@ static clprim_status radix_select(clprim__launch *l, const top_k_args *a)
                 CLPRIM__ARG(k),            CLPRIM__ARG(kmode),          CLPRIM__ARG(level),
                 CLPRIM__ARG(shift),        CLPRIM__ARG(width),          CLPRIM__ARG(state),
                 CLPRIM__ARG(cand),         CLPRIM__ARG(a_key_off),      CLPRIM__ARG(b_key_off),
-                CLPRIM__ARG(cand),         CLPRIM__ARG(a_idx_off),      CLPRIM__ARG(b_idx_off)};
+                CLPRIM__ARG(cand),         CLPRIM__ARG(a_idx_off),      CLPRIM__ARG(b_idx_off),
+                CLPRIM__ARG(gate),         CLPRIM__ARG(gated)};
             st = CLPRIM__LAUNCH_KERNEL(l, prog, "topk_compact", args, groups, wg);
         }
     }
@@ -305,7 +312,7 @@ static void unhold(clprim__launch *l, const top_k_args *a, clprim_status st)
 }
 
 /* SAMPLE_FILTER's launches: the held buffer taken by the first, handed
- * back by the last. */
+ * back by the gated radix selection after them. */
 static clprim_status filter_body(clprim__launch *l, const top_k_args *a)
 {
     const clprim_top_k_desc *d = a->d;
@@ -334,8 +341,6 @@ static clprim_status filter_body(clprim__launch *l, const top_k_args *a)
                                    a->phase == PHASE_SAMPLE   ? CLPRIM__TOP_K_SAMPLE
                                    : a->phase == PHASE_FILTER ? CLPRIM__TOP_K_FILTER
                                                               : CLPRIM__TOP_K_PICK);
-    if (a->phase == PHASE_PICK)
-        unhold(l, a, st);
     return st;
 }
 
@@ -376,7 +381,10 @@ static clprim_status top_k_body(clprim__launch *l, const void *args)
                                     a->values_out, a->values_out_off * vs, a->n * vs);
         return st;
     }
-    return radix_select(l, a);
+    st = radix_select(l, a);
+    if (a->gated)
+        unhold(l, a, st);
+    return st;
 }
 
 static clprim_status launch(clprim_context *ctx, cl_command_queue queue, const top_k_args *a,
@@ -461,28 +469,24 @@ static clprim_status sort_held(clprim_context *ctx, cl_command_queue queue,
 }
 
 /* SAMPLE_FILTER for 0 < k < n (top_k_filter.c): the sample taken and
- * sorted, the input filtered; then, the count of candidates back on the
- * host, the candidates sorted by index and then stably by key, so that
- * their first k are clprim_sort's first k of the input, and taken. Where
- * the sample misled (fewer than k candidates, or more than their room)
- * *fallback is the filter's event and nothing more is done: the caller
- * runs the radix selection after it. */
+ * sorted, the input filtered and settled, every slot of the candidates'
+ * room sorted by index and then stably by key (the slots past the count
+ * sort last), so that their first k are clprim_sort's first k of the
+ * input, and picked where the gate is open; nothing waits on the host.
+ * The held buffer stays taken (*a->held): the radix selection queued
+ * behind *picked runs where the gate is shut (the sample misled: fewer
+ * than k candidates, or more than their room) and hands it back. On a
+ * failure it is handed back here. */
 static clprim_status sample_filter(clprim_context *ctx, cl_command_queue queue, top_k_args *a,
-                                   cl_uint num_wait, const cl_event *wait, cl_event *event,
-                                   cl_event *fallback)
+                                   cl_uint num_wait, const cl_event *wait, cl_event *picked)
 {
     const clprim_top_k_desc *d = a->d;
     const size_t ks = key_size(d->key_type);
-    const clprim__top_k_filter f =
-        clprim__top_k_filter_plan(ctx, ks, a->n, a->k, wide_for(ctx, a->n));
-    clprim__pool_buf *held = NULL;
-    cl_command_queue held_queue = NULL;
+    const clprim__top_k_filter *f = a->filter;
     /* sampled, sample sorted, filtered, by index, by key */
     cl_event ev[5] = {NULL, NULL, NULL, NULL, NULL};
     clprim_sort_desc by_key, by_index;
-    size_t count = 0;
     cl_mem h = NULL;
-    int fits = 0;
     size_t i;
     clprim_status st;
 
@@ -490,43 +494,35 @@ static clprim_status sample_filter(clprim_context *ctx, cl_command_queue queue, 
     by_key.key_type = d->key_type;
     by_key.descending = d->largest;
     memset(&by_index, 0, sizeof by_index);
-    by_index.key_type = f.pos == 8 ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32;
+    by_index.key_type = f->pos == 8 ? CLPRIM_TYPE_UINT64 : CLPRIM_TYPE_UINT32;
     by_index.value_size = ks;
-    a->filter = &f;
-    a->held = &held;
-    a->held_queue = &held_queue;
     a->phase = PHASE_SAMPLE;
     st = launch(ctx, queue, a, num_wait, wait, &ev[0]);
     if (st == CLPRIM_SUCCESS) {
-        h = clprim__pool_mem(held);
-        st = sort_held(ctx, queue, &by_key, h, f.sample_at / ks, 0, f.samples, ev[0], &ev[1]);
+        h = clprim__pool_mem(*a->held);
+        st = sort_held(ctx, queue, &by_key, h, f->sample_at / ks, 0, f->samples, ev[0], &ev[1]);
     }
     if (st == CLPRIM_SUCCESS) {
         a->phase = PHASE_FILTER;
         st = launch(ctx, queue, a, 1, &ev[1], &ev[2]);
     }
+    by_key.value_size = f->pos;
     if (st == CLPRIM_SUCCESS)
-        st = clprim__top_k_filter_count(ctx, held_queue, &f, h, a->n, a->k, ev[2], &count, &fits);
-    by_key.value_size = f.pos;
-    if (st == CLPRIM_SUCCESS && fits)
-        st = sort_held(ctx, queue, &by_index, h, f.idx_at / f.pos, f.keys_at / ks, count, ev[2],
-                       &ev[3]);
-    if (st == CLPRIM_SUCCESS && fits)
-        st = sort_held(ctx, queue, &by_key, h, f.keys_at / ks, f.idx_at / f.pos, count, ev[3],
-                       &ev[4]);
-    if (st == CLPRIM_SUCCESS && fits) {
+        st = sort_held(ctx, queue, &by_index, h, f->idx_at / f->pos, f->keys_at / ks, f->cap,
+                       ev[2], &ev[3]);
+    if (st == CLPRIM_SUCCESS)
+        st = sort_held(ctx, queue, &by_key, h, f->keys_at / ks, f->idx_at / f->pos, f->cap,
+                       ev[3], &ev[4]);
+    if (st == CLPRIM_SUCCESS) {
         a->phase = PHASE_PICK;
-        st = launch(ctx, queue, a, 1, &ev[4], event);
+        st = launch(ctx, queue, a, 1, &ev[4], picked);
     }
-    if (st == CLPRIM_SUCCESS && !fits) {
-        *fallback = ev[2];
-        ev[2] = NULL;
-    }
-    if (held) { /* not handed back by the last launch: a fallback, or a failure */
+    if (st != CLPRIM_SUCCESS && *a->held) {
         pthread_mutex_lock(&ctx->lock);
-        clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue),
-                             st == CLPRIM_SUCCESS ? *fallback : NULL, st != CLPRIM_SUCCESS);
+        clprim__pool_release(*a->held, *a->held_queue,
+                             clprim__queue_in_order(ctx, *a->held_queue), NULL, 1);
         pthread_mutex_unlock(&ctx->lock);
+        *a->held = NULL;
     }
     for (i = 0; i < sizeof ev / sizeof *ev; ++i)
         if (ev[i])
@@ -566,7 +562,10 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, top_k_args
 {
     const clprim_top_k_desc *d = a->d;
     clprim_sort_desc sd;
-    cl_event fallback = NULL;
+    clprim__top_k_filter f;
+    clprim__pool_buf *held = NULL;
+    cl_command_queue held_queue = NULL;
+    cl_event picked = NULL;
     clprim_status st;
 
     if (event)
@@ -589,15 +588,38 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, top_k_args
         (d->algorithm == CLPRIM_TOP_K_SAMPLE_FILTER ||
          (d->algorithm == CLPRIM_TOP_K_AUTO &&
           clprim__top_k_filter_auto(ctx, key_size(d->key_type), a->n, a->k)))) {
-        st = sample_filter(ctx, queue, a, num_wait, wait, event, &fallback);
-        if (st != CLPRIM_SUCCESS || !fallback)
+        f = clprim__top_k_filter_plan(ctx, key_size(d->key_type), a->n, a->k,
+                                      wide_for(ctx, a->n));
+        a->filter = &f;
+        a->held = &held;
+        a->held_queue = &held_queue;
+        st = sample_filter(ctx, queue, a, num_wait, wait, &picked);
+        if (st != CLPRIM_SUCCESS)
             return st;
         num_wait = 1;
-        wait = &fallback;
+        wait = &picked;
+        a->gated = 1;
+        if (clprim__switch(&ctx->knobs, CLPRIM__SWITCH_TOP_K_TEST_NO_FALLBACK, 0)) {
+            /* the candidates' answer alone (tests) */
+            pthread_mutex_lock(&ctx->lock);
+            clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue),
+                                 picked, 0);
+            pthread_mutex_unlock(&ctx->lock);
+            if (event)
+                *event = picked;
+            else
+                clReleaseEvent(picked);
+            return CLPRIM_SUCCESS;
+        }
     }
     st = select_then_sort(ctx, queue, a, &sd, num_wait, wait, event);
-    if (fallback)
-        clReleaseEvent(fallback);
+    if (held) { /* the gated selection failed before handing it back */
+        pthread_mutex_lock(&ctx->lock);
+        clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue), NULL, 1);
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    if (picked)
+        clReleaseEvent(picked);
     return st;
 }
 

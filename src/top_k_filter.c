@@ -43,9 +43,10 @@ clprim__top_k_filter clprim__top_k_filter_plan(const clprim_context *ctx, size_t
     pick = 4.0 * ((double)k + 64.0) * (double)f.samples / (double)n;
     f.pick = pick >= (double)f.samples ? f.samples : min_size(f.samples, (size_t)pick + 5);
     expected = (double)f.pick * (double)n / (double)f.samples;
-    /* room for 16 times that (a count past it is far out of the draw: many
-     * equal keys), at least 16 k; at most n */
-    f.cap = 16.0 * expected >= (double)n ? n : max_size(16 * k, (size_t)(16.0 * expected) + 1);
+    /* room for 4 times that (the call sorts every slot of it: a count
+     * past it is far out of the draw, 2e-5 for 5 picked, or many equal
+     * keys), at least 4 k; at most n */
+    f.cap = 4.0 * expected >= (double)n ? n : max_size(4 * k, (size_t)(4.0 * expected) + 1);
     f.cap = min_size(n, f.cap);
     f.pos = wide ? 8 : 4;
     /* the count, the sample, the candidates' keys, their indices; 64-byte
@@ -106,12 +107,6 @@ clprim_status clprim__top_k_filter_step(clprim__launch *l, const clprim__top_k_f
     size_t wg;
     clprim_status st;
 
-    if (step == CLPRIM__TOP_K_PICK) {
-        st = clprim__chain_copy(l->ctx, &l->chain, io->held, f->keys_at, io->keys_out,
-                                io->keys_out_off * ks, io->k * ks);
-        if (st != CLPRIM_SUCCESS || !io->value_size)
-            return st;
-    }
     st = clprim__top_k_program(l, "top_k_filter.cl", &f->t, f->pos == 8, io->value_size, "",
                                &prog);
     if (st != CLPRIM_SUCCESS)
@@ -131,37 +126,30 @@ clprim_status clprim__top_k_filter_step(clprim__launch *l, const clprim__top_k_f
             CLPRIM__ARG(io->kmode), CLPRIM__ARG(io->held),   CLPRIM__ARG(sample_off),
             CLPRIM__ARG(pick),      CLPRIM__ARG(io->held),   CLPRIM__ARG(count_off),
             CLPRIM__ARG(ck_off),    CLPRIM__ARG(ci_off),     CLPRIM__ARG(cap)};
-        return CLPRIM__LAUNCH_KERNEL(l, prog, "topkf_filter", args,
-                                     filter_groups(l->ctx, f, wg, io->n, ks), wg);
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "topkf_filter", args,
+                                   filter_groups(l->ctx, f, wg, io->n, ks), wg);
+        if (st == CLPRIM_SUCCESS) {
+            const clprim__arg sargs[] = {CLPRIM__ARG(io->held), CLPRIM__ARG(io->held),
+                                         CLPRIM__ARG(count_off), CLPRIM__ARG(ck_off),
+                                         CLPRIM__ARG(ci_off),   CLPRIM__ARG(cap),
+                                         CLPRIM__ARG(k),        CLPRIM__ARG(io->kmode)};
+            st = CLPRIM__LAUNCH_KERNEL(l, prog, "topkf_settle", sargs, (f->cap + wg - 1) / wg,
+                                       wg);
+        }
+        return st;
     }
     {
-        const cl_ulong values_off = io->values_off, values_out_off = io->values_out_off;
-        const clprim__arg args[] = {CLPRIM__ARG(io->values),     CLPRIM__ARG(values_off),
-                                    CLPRIM__ARG(io->held),       CLPRIM__ARG(ci_off),
-                                    CLPRIM__ARG(io->values_out), CLPRIM__ARG(values_out_off),
+        /* without values, any buffer stands for them (never read) */
+        const cl_mem values = io->value_size ? io->values : io->held,
+                     values_out = io->value_size ? io->values_out : io->held;
+        const cl_ulong keys_out_off = io->keys_out_off, values_off = io->values_off,
+                       values_out_off = io->values_out_off;
+        const clprim__arg args[] = {CLPRIM__ARG(io->held),   CLPRIM__ARG(ck_off),
+                                    CLPRIM__ARG(io->held),   CLPRIM__ARG(ci_off),
+                                    CLPRIM__ARG(io->keys_out), CLPRIM__ARG(keys_out_off),
+                                    CLPRIM__ARG(values),     CLPRIM__ARG(values_off),
+                                    CLPRIM__ARG(values_out), CLPRIM__ARG(values_out_off),
                                     CLPRIM__ARG(k)};
-        return CLPRIM__LAUNCH_KERNEL(l, prog, "topkf_gather", args, (io->k + wg - 1) / wg, wg);
+        return CLPRIM__LAUNCH_KERNEL(l, prog, "topkf_pick", args, (io->k + wg - 1) / wg, wg);
     }
-}
-
-clprim_status clprim__top_k_filter_count(clprim_context *ctx, cl_command_queue queue,
-                                         const clprim__top_k_filter *f, cl_mem held, size_t n,
-                                         size_t k, cl_event after, size_t *count, int *fits)
-{
-    cl_uint c32 = 0;
-    cl_ulong c64 = 0;
-    const cl_int err = clEnqueueReadBuffer(queue, held, CL_TRUE, 0, f->pos,
-                                           f->pos == 8 ? (void *)&c64 : (void *)&c32, 1, &after,
-                                           NULL);
-    if (err != CL_SUCCESS)
-        return clprim__fail_unlocked(ctx, err, "reading top-k's count of candidates failed: %s",
-                                     clprim_status_string(err));
-    /* (at most n: each key counted once) */
-    *count = f->pos == 8 ? (size_t)c64 : (size_t)c32;
-    *fits = *count >= k && *count <= f->cap;
-    /* the tests tell the branches apart by this line */
-    clprim__log(ctx, CLPRIM_LOG_DEBUG,
-                "top_k sample-filter: %zu candidates (room for %zu) for k = %zu of n = %zu%s",
-                *count, f->cap, k, n, *fits ? "" : "; radix selection instead");
-    return CLPRIM_SUCCESS;
 }

@@ -233,6 +233,9 @@
     X(SAT_TEST_SILENT, "CLPRIM_SAT_TEST_SILENT",                                                \
       "`1`: strip 0 of a summed-area table never publishes, so every look-back takes the "     \
       "fallback there (tests)")                                                                 \
+    X(TOP_K_TEST_NO_FALLBACK, "CLPRIM_TOP_K_TEST_NO_FALLBACK",                                \
+      "`1`: SAMPLE_FILTER queues no radix selection behind its candidates, so a call whose "     \
+      "sample misled leaves its output as it was (tests)")                                       \
     X(SEGMENT_TEST_SILENT, "CLPRIM_SEGMENT_TEST_SILENT",                                        \
       "`1`: every third tile of a segmented scan or reduce out of place never publishes, so "  \
       "the tiles after it take the fallback for it (tests)")
