@@ -28,17 +28,17 @@ static const struct clprim__top_k_row rows[] = {
      * match.any per key may cost more than the local atomics' conflicts
      * save on uniform keys; on skewed ones (few digits, as floats in
      * [0, 1) have at the first level) it may not. To be measured.
-     * SAMPLE_FILTER (written before any run on a GPU, to be measured with
-     * clprim-bench --top-k 16,100,1000 --algorithms
-     * radix-select,sample-filter): it reads the input once where
-     * RADIX_SELECT reads it about 2.6 times (the first level's histogram
-     * 397 us, one read of 2^28 floats, of 1.61 ms), but adds a fixed cost
-     * guessed at 100-150 us (three small sorts: the 2^16 sampled keys, the
-     * candidates by index, then by key; the host's wait for the count), so
-     * it should pay from about 2^26 keys (64 MiB of floats: a read of about
-     * 25 us saved per read avoided, 1.6 of them, against that cost) and
-     * below about n / 1024 keys taken, where its candidates (some 4 k plus
-     * 4 n / 2^16) stay a small sort. 2^16 samples: 64 to 512 KiB sorted. */
+     * SAMPLE_FILTER, measured (H100, driver 580.159.04, 2026-11-26,
+     * bench/2026-11-26-h100/late/run4.sh, float, k = 16 / 100 / 1000, the
+     * gated form that never waits on the host): at 2^28 uniform bit
+     * patterns 706 / 715 us and [0, 1) 711 / 705 / 711 us against
+     * RADIX_SELECT's 1610-1724 us; at 2^26 slower, 624 / - / 774 us
+     * against 572 / - / 581. Its fixed cost is some 350 us (the 2^16
+     * sampled keys sorted, 110 us; two sorts of the candidates' room, 130;
+     * RADIX_SELECT's gated launches, 45), so AUTO takes it from 2^27
+     * (between the two measured sizes: RADIX_SELECT grows some 0.35 ms per
+     * 2^26 keys, SAMPLE_FILTER one read, some 90 us) and below n / 1024 keys
+     * taken. 2^16 samples: 64 to 512 KiB sorted. */
     {.match = {.vendor_id = 0x10DE, .type = CL_DEVICE_TYPE_GPU},
      .t = {.wg_size = 256,
            .items = 16,
@@ -48,7 +48,7 @@ static const struct clprim__top_k_row rows[] = {
            .min_candidates = 65536,
            .match = 0,
            .filter_sample_bits = 16,
-           .filter_min_n_bits = 26,
+           .filter_min_n_bits = 27,
            .filter_k_shift = 10,
            .source = "NVIDIA GPU (H100, 2026-11-26)"}},
     /* CPUs (PoCL): small work-groups and tiles and 8-bit digits (four
