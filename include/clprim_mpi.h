@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* clprim_mpi: clprim's scan, reduce and select over an array spread across
+/* clprim_mpi: clprim's scan, reduce, select and sort over an array spread across
  * the ranks of an MPI communicator, each rank holding its part on its own
  * OpenCL device. A separate library (libclprim_mpi, pkg-config clprim_mpi,
  * CMake clprim::clprim_mpi), built when CMake finds MPI.
@@ -82,6 +82,34 @@ CLPRIM_API clprim_status clprim_mpi_select(MPI_Comm comm, clprim_context *ctx,
                                            const clprim_compact_desc *desc, cl_mem in,
                                            size_t in_off, cl_mem out, size_t out_off, size_t n,
                                            size_t *count, size_t *offset, size_t *total);
+
+/* Sorts the whole array across the ranks: keys (from keys_off in keys),
+ * and with desc->value_size > 0 their values, every rank's part of the
+ * result as long as its own input (n, 0 allowed) and written to keys_out
+ * from keys_out_off (values to values_out): rank r holds elements
+ * G_r .. G_r + n - 1 of the whole array sorted, G_r the ranks before it's
+ * n. Stable across ranks: equal keys (or equal in desc's bit range) in rank
+ * order, then in their order on the rank. desc as clprim_sort (key type,
+ * value size, direction, bit range, algorithm, scratch: the two local
+ * sorts take them); in place allowed (keys_out == keys at keys_off, values
+ * likewise). Every rank must give the same key type, value size, direction
+ * and bit range (else CLPRIM_INVALID_ARGUMENT everywhere).
+ *
+ * How: each rank sorts its part (clprim_sort) and reads it back; the ranks
+ * bisect the keys' ordered form (clprim.h) for every boundary between the
+ * ranks' outputs (at most 64 MPI_Allreduce rounds, each rank counting its
+ * keys by binary searches on the host), take the keys equal to a boundary's
+ * value in rank order, exchange keys and values with MPI_Alltoallv (so each
+ * rank's part may hold at most 2^31 - 1 keys from any one rank, else
+ * CLPRIM_UNSUPPORTED), and sort what each received on its device. Exact
+ * sizes whatever the keys: all equal, few distinct, sorted or reversed
+ * inputs move no more than others. Host memory: twice the rank's keys
+ * and values; device memory: the outputs and clprim_sort's temporaries. */
+CLPRIM_API clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx,
+                                         const clprim_sort_desc *desc, cl_mem keys, size_t keys_off,
+                                         cl_mem keys_out, size_t keys_out_off, cl_mem values,
+                                         size_t values_off, cl_mem values_out,
+                                         size_t values_out_off, size_t n);
 
 /* This process's rank among the ranks of comm on its host (0, 1, ...), to
  * choose a device per rank; -1 when MPI fails. Collective. */

@@ -543,6 +543,132 @@ static int portable_refused(uint64_t *s)
     return bad;
 }
 
+/* clprim_mpi_sort (issue 35): the whole array (the same on every rank)
+ * from one of the pools below, this rank's part sorted across the ranks
+ * into poisoned outputs (in place every third case), checked against the
+ * host's stable sort of the whole array: keys, and values holding each
+ * key's index in the whole array (which also checks stability across
+ * ranks). */
+enum { RANDOM, ONE_KEY, FEW_KEYS, ASCENDING, DESCENDING, SORT_POOLS };
+
+static uint64_t sort_key(int pool, size_t i, size_t total, uint64_t few, uint64_t *s)
+{
+    switch (pool) {
+    case ONE_KEY: return few;
+    case FEW_KEYS: return few + tu_rand(s) % 5;
+    case ASCENDING: return (uint64_t)i * 3;
+    case DESCENDING: return (uint64_t)(total - i) * 3;
+    default: return tu_rand(s);
+    }
+}
+
+static int sort_case(clprim_type type, int pool, int descending, size_t vs, unsigned begin_bit,
+                     unsigned end_bit, int in_place, uint64_t *s)
+{
+    const size_t ks = clprim_type_size(type), total = tu_rand(s) % 120000;
+    const uint64_t few = tu_rand(s);
+    const clprim_sort_desc d = {type, vs, descending, begin_bit, end_bit, CLPRIM_SORT_AUTO, NULL, 0};
+    unsigned char *x = malloc(total * ks + 1), *got = malloc(total * ks + 1);
+    unsigned char *vgot = malloc(total * (vs ? vs : 1) + 1), *vin = malloc(total * 8 + 1);
+    size_t *perm = malloc((total + 1) * sizeof *perm), start = 0, n = 0, i;
+    cl_mem k, ko, v = NULL, vo = NULL;
+    char what[160];
+    clprim_status st;
+    int bad = 0;
+
+    for (i = 0; i < total; ++i) {
+        const uint64_t key = sort_key(pool, i, total, few, s), idx = i;
+        memcpy(x + i * ks, &key, ks);
+        memcpy(vin + i * vs, &idx, vs);
+    }
+    cut(s, total, &start, &n);
+    snprintf(what, sizeof what, "sort %s pool %d %s values %zu bits [%u, %u)%s of %zu",
+             clprim_type_name(type), pool, descending ? "descending" : "ascending", vs, begin_bit,
+             end_bit, in_place ? " in place" : "", total);
+    k = device_copy(x + start * ks, n * ks);
+    memset(got, POISON, total * ks + 1);
+    memset(vgot, POISON, total * (vs ? vs : 1) + 1);
+    ko = in_place ? k : device_copy(got, n * ks);
+    if (vs) {
+        v = device_copy(vin + start * vs, n * vs);
+        vo = in_place ? v : device_copy(vgot, n * vs);
+    }
+    st = clprim_mpi_sort(MPI_COMM_WORLD, ctx, &d, k, 0, ko, 0, v, 0, vo, 0, n);
+    if (st != CLPRIM_SUCCESS) {
+        bad = report(st, what);
+    } else {
+        read_back(ko, n * ks, got);
+        if (vs)
+            read_back(vo, n * vs, vgot);
+        /* (the reference takes the whole key's bits as [0, width)) */
+        clprim_ref_sort(type, descending, begin_bit, end_bit ? end_bit : (unsigned)ks * 8, x,
+                        total, perm);
+        if ((i = clprim_ref_permuted_check(x, perm + start, ks, got, n)) != n) {
+            uint64_t want = 0, have = 0;
+            memcpy(&want, x + perm[start + i] * ks, ks);
+            memcpy(&have, got + i * ks, ks);
+            printf("rank %d: output %zu of its %zu: %llx, the host's %llx\n", rank, i, n,
+                   (unsigned long long)have, (unsigned long long)want);
+            bad = report(st, what);
+        }
+        for (i = 0; i < n && vs && !bad; ++i) {
+            uint64_t idx = 0;
+            memcpy(&idx, vgot + i * vs, vs);
+            if (idx != (uint64_t)perm[start + i])
+                bad = report(st, what);
+        }
+    }
+    clReleaseMemObject(k);
+    if (!in_place)
+        clReleaseMemObject(ko);
+    if (vs) {
+        clReleaseMemObject(v);
+        if (!in_place)
+            clReleaseMemObject(vo);
+    }
+    free(x);
+    free(got);
+    free(vgot);
+    free(vin);
+    free(perm);
+    return bad;
+}
+
+/* Every key type x pool, ascending and descending, with 4- or 8-byte
+ * values (the index) or none, a bit range; then ranks that disagree on
+ * the descriptor, and a rank with a bad argument. */
+static int sort_cases(uint64_t *s)
+{
+    static const clprim_type types[] = {CLPRIM_TYPE_UINT32, CLPRIM_TYPE_INT32, CLPRIM_TYPE_FLOAT,
+                                        CLPRIM_TYPE_UINT64, CLPRIM_TYPE_INT64, CLPRIM_TYPE_DOUBLE};
+    const clprim_sort_desc d = {CLPRIM_TYPE_UINT32, 0, 0, 0, 0, CLPRIM_SORT_AUTO, NULL, 0};
+    clprim_sort_desc other = d;
+    size_t t, p, c = 0;
+    int bad = 0;
+    cl_mem m = device_copy(NULL, 0);
+    clprim_status st;
+    for (t = 0; t < sizeof types / sizeof *types; ++t)
+        for (p = 0; p < SORT_POOLS; ++p, ++c)
+            bad += sort_case(types[t], (int)p, (int)(c % 2), c % 3 == 0 ? 0 : c % 3 == 1 ? 4 : 8, 0,
+                             0, c % 3 == 2, s);
+    bad += sort_case(CLPRIM_TYPE_UINT32, RANDOM, 0, 4, 8, 20, 0, s);
+    bad += sort_case(CLPRIM_TYPE_DOUBLE, RANDOM, 1, 8, 50, 64, 1, s);
+    if (size > 1) {
+        other.descending = rank == size - 1;
+        st = clprim_mpi_sort(MPI_COMM_WORLD, ctx, &other, m, 0, m, 0, NULL, 0, NULL, 0, 0);
+        if (tu_refused(ctx, st, CLPRIM_INVALID_ARGUMENT, "disagree") != 0)
+            bad += report(st, "sort: ranks that disagree on the direction");
+        other = d;
+        other.key_type = rank == 0 ? CLPRIM_TYPE_COUNT_ : CLPRIM_TYPE_UINT32;
+        st = clprim_mpi_sort(MPI_COMM_WORLD, ctx, &other, m, 0, m, 0, NULL, 0, NULL, 0, 0);
+        if (tu_refused(ctx, st, rank == 0 ? CLPRIM_UNKNOWN_TYPE : CLPRIM_INVALID_ARGUMENT,
+                       rank == 0 ? "key_type" : "rank 0 failed") != 0)
+            bad += report(st, "sort: a rank with a bad key type");
+    }
+    clReleaseMemObject(m);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t s;
@@ -590,6 +716,7 @@ int main(int argc, char **argv)
     bad += portable_builtin(CLPRIM_TYPE_FLOAT, 1100 * CLPRIM_PORTABLE_TILE + tu_rand(&s) % 5000, 0,
                             &s);
     bad += portable_refused(&s);
+    bad += sort_cases(&s);
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
         printf("%s: %d ranks, %d failures\n", all ? "FAIL" : "PASS", size, all);

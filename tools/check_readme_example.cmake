@@ -6,7 +6,7 @@ cmake_minimum_required(VERSION 3.20) # IN_LIST (run with cmake -P)
 # docs/algorithms.md the compaction and recurrence examples.
 set(pairs "README.md:example.c" "docs/algorithms.md:recurrence.c" "docs/algorithms.md:compact.c"
     "docs/examples.md:csr_rows.c" "docs/examples.md:box_blur.c" "docs/examples.md:multi_device.c"
-    "docs/examples.md:mpi_scan.c" "docs/examples.md:sort_pairs.c"
+    "docs/examples.md:mpi_scan.c" "docs/examples.md:mpi_sort.c" "docs/examples.md:sort_pairs.c"
     "docs/examples.md:merge_events.c" "docs/examples.md:grades.c")
 # every program in examples/ must be one of them
 set(shown "")

@@ -7,33 +7,17 @@
  * bytes otherwise), and the local work finished from the result. PORTABLE
  * (portable_totals) exchanges every tile's total instead, after the
  * agreement round, so that the ranks finish as one device would. */
-#include "clprim_mpi.h"
+#include "mpi_internal.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A rank's failure, formatted into its context's last error. */
-static clprim_status fail(clprim_context *ctx, clprim_status st, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return clprim_context_set_error(ctx, st, msg);
-}
-
-static clprim_status mpi_fail(clprim_context *ctx, int err, const char *what)
-{
-    char text[MPI_MAX_ERROR_STRING] = "";
-    int len = 0;
-    MPI_Error_string(err, text, &len);
-    return fail(ctx, CLPRIM_INTERNAL, "%s failed: %s", what, text);
-}
+/* mpi_common.c's failures, by their short names here */
+#define fail clprim_mpi__fail
+#define mpi_fail clprim_mpi__mpi_fail
 
 /* MPI's datatype and operator with clprim's arithmetic for a built-in
  * (type, op), or 0 where the totals go through the device instead (custom
@@ -188,24 +172,11 @@ static clprim_status part_begin(part *p, MPI_Comm comm, clprim_context *ctx, siz
     return CLPRIM_SUCCESS;
 }
 
-/* The agreement round, which every rank joins whatever its own state:
- * every rank's descriptor signature and status. A mismatch or another
- * rank's failure ends the call everywhere. */
+/* The agreement round (clprim_mpi__agree) of a part. */
 static clprim_status agree(part *p, clprim_status local, long long signature)
 {
-    long long mine[3] = {signature, -signature, local != CLPRIM_SUCCESS ? p->rank + 1 : 0}, all[3];
-    const int e = MPI_Allreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX, p->comm);
-    if (local != CLPRIM_SUCCESS)
-        return local;
-    if (e != MPI_SUCCESS)
-        return mpi_fail(p->ctx, e, "MPI_Allreduce (the ranks' agreement)");
-    if (all[2])
-        return fail(p->ctx, CLPRIM_INVALID_ARGUMENT, "rank %lld failed (its context says why)",
-                    all[2] - 1);
-    if (all[0] != -all[1])
-        return fail(p->ctx, CLPRIM_INVALID_ARGUMENT, "the ranks disagree on the descriptor (element "
-                    "type, operator, repro, exclusive or transform)");
-    return CLPRIM_SUCCESS;
+    return clprim_mpi__agree(p->comm, p->ctx, p->rank, local, signature,
+                             "element type, operator, repro, exclusive or transform");
 }
 
 /* The element size a descriptor names, with the status of a bad one. */
