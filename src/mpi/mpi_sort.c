@@ -40,6 +40,10 @@ typedef struct sort_call {
     unsigned long long *sizes; /* every rank's n */
     unsigned long long *cuts;  /* [q * (size + 1) + b]: rank q's keys below boundary b */
     int *counts;               /* 4 * size: send counts, send displacements, receive ... */
+    /* the bisection's state per boundary (split), taken before the
+     * agreement round with the rest */
+    uint64_t *lo, *hi;
+    unsigned long long *goal, *mine, *sum, *both;
 } sort_call;
 
 /* The key at k (ks bytes) in its ordered form (clprim.h: "Ordered form"),
@@ -97,17 +101,12 @@ static clprim_status split(sort_call *c)
 {
     const size_t p = (size_t)c->size;
     const uint64_t top = c->bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << c->bits) - 1;
-    uint64_t *lo = calloc(p + 1, sizeof *lo), *hi = calloc(p + 1, sizeof *hi);
-    unsigned long long *goal = calloc(p + 1, sizeof *goal), *mine = calloc(2 * (p + 1), 8),
-                       *sum = calloc(p + 1, sizeof *sum), *both = calloc(2 * (p + 1) * p, 8);
-    clprim_status st = CLPRIM_SUCCESS;
+    uint64_t *lo = c->lo, *hi = c->hi;
+    unsigned long long *goal = c->goal, *mine = c->mine, *sum = c->sum, *both = c->both;
     size_t b, q, step;
     int e;
 
-    if (!lo || !hi || !goal || !mine || !sum || !both) {
-        st = clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-        goto done; /* every rank allocates alike, and the agreement came before */
-    }
+    goal[0] = 0;
     for (b = 1; b <= p; ++b)
         goal[b] = goal[b - 1] + c->sizes[b - 1];
     for (b = 0; b <= p; ++b) {
@@ -116,7 +115,7 @@ static clprim_status split(sort_call *c)
     }
     /* the least v with at least goal[b] keys at most v (boundaries 0 and p
      * and empty goals need none: their cuts are known) */
-    for (step = 0; step < 65 && st == CLPRIM_SUCCESS; ++step) {
+    for (step = 0; step < 65; ++step) {
         int open = 0;
         for (b = 0; b <= p; ++b) {
             const uint64_t mid = lo[b] + (hi[b] - lo[b]) / 2;
@@ -126,10 +125,8 @@ static clprim_status split(sort_call *c)
         if (!open)
             break;
         e = MPI_Allreduce(mine, sum, (int)(p + 1), MPI_UNSIGNED_LONG_LONG, MPI_SUM, c->comm);
-        if (e != MPI_SUCCESS) {
-            st = clprim_mpi__mpi_fail(c->ctx, e, "MPI_Allreduce (the sort's splitters)");
-            break;
-        }
+        if (e != MPI_SUCCESS)
+            return clprim_mpi__mpi_fail(c->ctx, e, "MPI_Allreduce (the sort's splitters)");
         for (b = 0; b <= p; ++b) {
             const uint64_t mid = lo[b] + (hi[b] - lo[b]) / 2;
             if (lo[b] >= hi[b])
@@ -140,8 +137,6 @@ static clprim_status split(sort_call *c)
                 lo[b] = mid + 1;
         }
     }
-    if (st != CLPRIM_SUCCESS)
-        goto done;
     /* below v and at most v on this rank, then on every rank */
     for (b = 0; b <= p; ++b) {
         mine[2 * b] = lo[b] ? at_most(c, lo[b] - 1) : 0;
@@ -149,10 +144,8 @@ static clprim_status split(sort_call *c)
     }
     e = MPI_Allgather(mine, (int)(2 * (p + 1)), MPI_UNSIGNED_LONG_LONG, both, (int)(2 * (p + 1)),
                       MPI_UNSIGNED_LONG_LONG, c->comm);
-    if (e != MPI_SUCCESS) {
-        st = clprim_mpi__mpi_fail(c->ctx, e, "MPI_Allgather (the sort's cuts)");
-        goto done;
-    }
+    if (e != MPI_SUCCESS)
+        return clprim_mpi__mpi_fail(c->ctx, e, "MPI_Allgather (the sort's cuts)");
     for (b = 0; b <= p; ++b) {
         unsigned long long below = 0, need;
         for (q = 0; q < p; ++q)
@@ -166,18 +159,11 @@ static clprim_status split(sort_call *c)
             need -= take;
         }
     }
-done:
-    free(lo);
-    free(hi);
-    free(goal);
-    free(mine);
-    free(sum);
-    free(both);
-    return st;
+    return CLPRIM_SUCCESS;
 }
 
 /* Step 4: keys (and values) to the ranks whose outputs they belong to, in
- * MPI counts of whole elements. */
+ * MPI counts of whole elements (each below 2^31: every part is). */
 static clprim_status exchange(sort_call *c)
 {
     const size_t p = (size_t)c->size, me = (size_t)c->rank;
@@ -191,9 +177,6 @@ static clprim_status exchange(sort_call *c)
     for (q = 0; q < p; ++q) {
         const unsigned long long s = c->cuts[me * (p + 1) + q + 1] - c->cuts[me * (p + 1) + q],
                                  r = c->cuts[q * (p + 1) + me + 1] - c->cuts[q * (p + 1) + me];
-        if (s > INT_MAX || r > INT_MAX || at > INT_MAX || from > INT_MAX)
-            return clprim_mpi__fail(c->ctx, CLPRIM_UNSUPPORTED,
-                                    "a rank's part is over 2^31 - 1 keys (MPI's int counts)");
         sc[q] = (int)s;
         sd[q] = (int)at;
         rc[q] = (int)r;
@@ -254,8 +237,15 @@ static clprim_status local_part(sort_call *c, cl_mem keys, size_t keys_off, cl_m
     c->recv_keys = malloc(n * c->ks + 1);
     c->send_values = malloc(n * c->vs + 1);
     c->recv_values = malloc(n * c->vs + 1);
+    c->lo = calloc(p + 1, sizeof *c->lo);
+    c->hi = calloc(p + 1, sizeof *c->hi);
+    c->goal = calloc(p + 1, sizeof *c->goal);
+    c->mine = calloc(2 * (p + 1), sizeof *c->mine);
+    c->sum = calloc(p + 1, sizeof *c->sum);
+    c->both = calloc(2 * (p + 1) * p, sizeof *c->both);
     if (!c->sizes || !c->cuts || !c->counts || !c->send_keys || !c->recv_keys ||
-        !c->send_values || !c->recv_values)
+        !c->send_values || !c->recv_values || !c->lo || !c->hi || !c->goal || !c->mine ||
+        !c->sum || !c->both)
         return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     st = clprim_sort(c->ctx, NULL, c->d, keys, keys_off, keys_out, keys_out_off, values,
                      values_off, values_out, values_out_off, n, 0, NULL, NULL);
@@ -316,6 +306,11 @@ clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_s
         (e = MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, c.sizes, 1, MPI_UNSIGNED_LONG_LONG,
                            comm)) != MPI_SUCCESS)
         st = clprim_mpi__mpi_fail(ctx, e, "MPI_Allgather (the ranks' sizes)");
+    for (e = 0; st == CLPRIM_SUCCESS && e < c.size; ++e)
+        if (c.sizes[e] > INT_MAX) /* (every rank sees it: no rank goes on alone) */
+            st = clprim_mpi__fail(ctx, CLPRIM_UNSUPPORTED,
+                                  "rank %d's part holds %llu keys: at most 2^31 - 1 (MPI's int "
+                                  "counts)", e, c.sizes[e]);
     if (st == CLPRIM_SUCCESS)
         st = split(&c);
     if (st == CLPRIM_SUCCESS)
@@ -339,5 +334,11 @@ clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_s
     free(c.recv_keys);
     free(c.send_values);
     free(c.recv_values);
+    free(c.lo);
+    free(c.hi);
+    free(c.goal);
+    free(c.mine);
+    free(c.sum);
+    free(c.both);
     return st;
 }
