@@ -13,7 +13,14 @@
  * all of them. The device search, the clock and the median are the shared
  * ones (bench_timing.c).
  *
- *   mpirun -np P clprim-bench-mpi [--n N] [--reps R] */
+ * --sort: clprim_mpi_sort of the same uint32 keys (not in place) instead,
+ * and beside it, each timed alike: the local clprim_sort of a part, the
+ * staging a key takes (a read of the part to the host and a write back),
+ * and MPI_Alltoallv of the part in even shares; checked: every part in
+ * order, each rank's first key not before the previous rank's last, and
+ * the keys a permutation of the input (sum and xor of a hash).
+ *
+ *   mpirun -np P clprim-bench-mpi [--n N] [--reps R] [--sort] */
 #define _POSIX_C_SOURCE 200809L
 #include <clprim_mpi.h>
 
@@ -49,10 +56,126 @@ static double slowest_ms(clprim_context *ctx, const clprim_scan_desc *sd, cl_mem
     return worst;
 }
 
+/* What one timed step of --sort does. */
+enum { STEP_MPI_SORT, STEP_LOCAL_SORT, STEP_STAGING, STEP_ALLTOALLV, STEPS };
+static const char *const step_names[STEPS] = {"clprim_mpi_sort", "local clprim_sort",
+                                              "staging (read + write)", "MPI_Alltoallv"};
+
+typedef struct sort_bench {
+    clprim_context *ctx;
+    cl_mem in, out;
+    cl_uint *host, *host2;
+    size_t part;
+    int *counts; /* 4 * size: even shares for MPI_Alltoallv */
+} sort_bench;
+
+static double slowest_step(sort_bench *b, int step)
+{
+    const clprim_sort_desc d = {CLPRIM_TYPE_UINT32, 0, 0, 0, 0, CLPRIM_SORT_AUTO, NULL, 0};
+    const cl_command_queue q = clprim_context_queue(b->ctx);
+    const size_t bytes = b->part * sizeof(cl_uint);
+    double t0, mine, worst = 0;
+    int st = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = now_us();
+    if (step == STEP_MPI_SORT) {
+        st = clprim_mpi_sort(MPI_COMM_WORLD, b->ctx, &d, b->in, 0, b->out, 0, NULL, 0, NULL, 0,
+                             b->part);
+    } else if (step == STEP_LOCAL_SORT) {
+        st = clprim_sort(b->ctx, NULL, &d, b->in, 0, b->out, 0, NULL, 0, NULL, 0, b->part, 0, NULL,
+                         NULL);
+        if (!st)
+            st = clFinish(q);
+    } else if (step == STEP_STAGING) {
+        st = clEnqueueReadBuffer(q, b->in, CL_TRUE, 0, bytes, b->host, 0, NULL, NULL);
+        if (!st)
+            st = clEnqueueWriteBuffer(q, b->out, CL_TRUE, 0, bytes, b->host, 0, NULL, NULL);
+    } else {
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        st = MPI_Alltoallv(b->host, b->counts, b->counts + size, MPI_UNSIGNED, b->host2,
+                           b->counts + 2 * size, b->counts + 3 * size, MPI_UNSIGNED,
+                           MPI_COMM_WORLD);
+    }
+    mine = (now_us() - t0) / 1e3;
+    if (st != 0)
+        die(step_names[step], st);
+    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+}
+
+/* --sort: every step timed (medians of reps), the sort's output checked. */
+static uint64_t bench_sort(clprim_context *ctx, cl_mem in, cl_mem out, cl_uint *x, cl_uint *got,
+                           size_t part, int reps, const char *dname)
+{
+    sort_bench b = {ctx, in, out, x, got, part, NULL};
+    double t[STEPS][BENCH_MPI_MAX_REPS], mid[STEPS];
+    uint64_t bad = 0, all_bad = 0, h[2] = {0, 0}, hall[2], g[2] = {0, 0}, gall[2];
+    cl_uint last = 0, before = 0;
+    int rank, size, r, k;
+    size_t i;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    b.counts = malloc(4 * (size_t)size * sizeof *b.counts);
+    if (!b.counts)
+        die("malloc", 0);
+    for (k = 0; k < size; ++k) { /* even shares, the rest to the last rank */
+        const size_t share = part / (size_t)size;
+        b.counts[k] = b.counts[2 * size + k] =
+            (int)(k + 1 < size ? share : part - share * (size_t)(size - 1));
+        b.counts[size + k] = b.counts[3 * size + k] = (int)(share * (size_t)k);
+    }
+    for (i = 0; i < part; ++i) {
+        const uint64_t v = x[i] * 0x9E3779B97F4A7C15ull;
+        h[0] += v;
+        h[1] ^= v;
+    }
+    for (k = 0; k < STEPS; ++k)
+        for (r = -2; r < reps; ++r) {
+            const double ms = slowest_step(&b, k);
+            if (r >= 0)
+                t[k][r] = ms;
+        }
+    /* the later steps overwrote the output: the sort once more, read back */
+    slowest_step(&b, STEP_MPI_SORT);
+    clEnqueueReadBuffer(clprim_context_queue(ctx), out, CL_TRUE, 0, part * sizeof *got, got, 0,
+                        NULL, NULL);
+    for (i = 0; i < part; ++i) {
+        const uint64_t v = got[i] * 0x9E3779B97F4A7C15ull;
+        g[0] += v;
+        g[1] ^= v;
+        bad += i > 0 && got[i] < got[i - 1];
+    }
+    if (part)
+        last = got[part - 1];
+    MPI_Sendrecv(&last, 1, MPI_UNSIGNED, rank + 1 < size ? rank + 1 : MPI_PROC_NULL, 0, &before, 1,
+                 MPI_UNSIGNED, rank > 0 ? rank - 1 : MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    bad += rank > 0 && part && got[0] < before;
+    MPI_Allreduce(&h[0], &hall[0], 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&g[0], &gall[0], 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&h[1], &hall[1], 1, MPI_UINT64_T, MPI_BXOR, MPI_COMM_WORLD);
+    MPI_Allreduce(&g[1], &gall[1], 1, MPI_UINT64_T, MPI_BXOR, MPI_COMM_WORLD);
+    bad += rank == 0 && (hall[0] != gall[0] || hall[1] != gall[1]);
+    MPI_Allreduce(&bad, &all_bad, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    for (k = 0; k < STEPS; ++k)
+        mid[k] = median(t[k], reps);
+    if (rank == 0) {
+        printf("# clprim_mpi_sort, %s, %d rank(s), %zu uint32 keys per rank, medians of %d\n",
+               dname, size, part, reps);
+        for (k = 0; k < STEPS; ++k)
+            printf("%-24s %10.3f ms\n", step_names[k], mid[k]);
+        printf("keys/s: %.3g (%s, %llu wrong)\n", (double)part * size / (mid[0] / 1e3),
+               all_bad ? "FAIL" : "checked", (unsigned long long)all_bad);
+    }
+    free(b.counts);
+    return all_bad;
+}
+
 int main(int argc, char **argv)
 {
     size_t n = (size_t)1 << 30, part, i;
-    int reps = 21, rank, size, r, a, local;
+    int reps = 21, rank, size, r, a, local, sort = 0;
     double t[BENCH_MPI_MAX_REPS], mid;
     const clprim_scan_desc sd = {CLPRIM_TYPE_UINT32, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL, NULL, CLPRIM_REPRO_NONE};
     clprim_context *ctx = NULL;
@@ -74,6 +197,8 @@ int main(int argc, char **argv)
             n = (size_t)strtoull(argv[++a], NULL, 0);
         else if (!strcmp(argv[a], "--reps") && a + 1 < argc)
             reps = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--sort"))
+            sort = 1;
     }
     reps = reps < 1 ? 1 : reps > BENCH_MPI_MAX_REPS ? BENCH_MPI_MAX_REPS : reps;
     local = clprim_mpi_local_rank(MPI_COMM_WORLD);
@@ -106,11 +231,17 @@ int main(int argc, char **argv)
     out = clCreateBuffer(c, CL_MEM_READ_WRITE, part * sizeof *x + 4, NULL, &err);
     if (err != CL_SUCCESS)
         die("clCreateBuffer", err);
+    if (sort) {
+        all_bad = bench_sort(ctx, in, out, x, got, part, reps, dname);
+        reps = 0; /* (nothing of the scan's below) */
+    }
     for (r = -2; r < reps; ++r) { /* the first two warm up */
         const double ms = slowest_ms(ctx, &sd, in, out, part);
         if (r >= 0)
             t[r] = ms;
     }
+    if (sort)
+        goto done;
     clEnqueueReadBuffer(clprim_context_queue(ctx), out, CL_TRUE, 0, part * sizeof *x, got, 0, NULL,
                         NULL);
     for (i = 0; i < part; ++i) {
@@ -125,6 +256,7 @@ int main(int argc, char **argv)
         printf("ranks %d: %.3f ms per call (min %.3f); %s (%llu wrong)\n", size, mid, t[0],
                all_bad ? "FAIL" : "checked", (unsigned long long)all_bad);
     }
+done:
     clReleaseMemObject(in);
     clReleaseMemObject(out);
     clprim_context_release(ctx);
