@@ -607,15 +607,20 @@ static int sort_case(clprim_type type, int pool, int descending, size_t vs, unsi
             uint64_t want = 0, have = 0;
             memcpy(&want, x + perm[start + i] * ks, ks);
             memcpy(&have, got + i * ks, ks);
-            printf("rank %d: output %zu of its %zu: %llx, the host's %llx\n", rank, i, n,
-                   (unsigned long long)have, (unsigned long long)want);
-            bad = report(st, what);
+            printf("FAIL rank %d/%d: %s: key %zu of its %zu is %llx, the host's %llx (seed "
+                   "%llu)\n", rank, size, what, i, n, (unsigned long long)have,
+                   (unsigned long long)want, (unsigned long long)seed);
+            bad = 1;
         }
         for (i = 0; i < n && vs && !bad; ++i) {
             uint64_t idx = 0;
             memcpy(&idx, vgot + i * vs, vs);
-            if (idx != (uint64_t)perm[start + i])
-                bad = report(st, what);
+            if (idx != (uint64_t)perm[start + i]) {
+                printf("FAIL rank %d/%d: %s: value %zu of its %zu is %llu, the host's %zu (seed "
+                       "%llu)\n", rank, size, what, i, n, (unsigned long long)idx,
+                       perm[start + i], (unsigned long long)seed);
+                bad = 1;
+            }
         }
     }
     clReleaseMemObject(k);
