@@ -102,30 +102,23 @@ inline void portable_stage_out(global T *out, ulong base, ulong n, local const T
  * straddles a pad) */
 #define PORTABLE_AT(u, first, j) s[PORTABLE_SLOT((u) * PORTABLE_CHUNK) + (j)]
 #else
-#define PORTABLE_LOCAL_T
+#define PORTABLE_LOCAL_T local T s[1]; /* unused: the steps below take it alike */
 #define PORTABLE_AT(u, first, j) clprim_in(in[(first) + (j)], (first) + (j))
 #endif
 
-/* Tile totals: tile g's to out[out_off + g], for the tiles of n elements
- * (one, the identity, for n = 0); the host launches
- * ceil(tiles / PORTABLE_GROUP_TILES) work-groups. */
-PORTABLE_KERNEL reduce_portable(global const IN_T *in, ulong in_off, ulong n, global T *out,
-                                ulong out_off)
+/* The reduce's first level over the group's span (staged in s where
+ * PORTABLE_STAGED, else read from in): virtual work-item u % 64 folds its
+ * chunk from the identity, and the pairwise tree over 64 values is the
+ * balanced binary tree: its first four levels over each 16 by one
+ * work-item (to b's first of them, which only it reads), the last two over
+ * each tile's four. Every work-item calls it; the group's tile u's total
+ * is returned to work-items u < PORTABLE_GROUP_TILES. b holds
+ * WG_SIZE + WG_SIZE / 16 values and is free again on return. */
+inline T portable_group_totals(global const IN_T *in, ulong n, ulong first, local T *s,
+                               local T *b)
 {
-    PORTABLE_LOCAL_T
-    /* the virtual work-items' values, one pad after every 16 */
-    local T b[WG_SIZE + WG_SIZE / 16];
     const uint u = get_local_id(0);
-    const ulong base = (ulong)get_group_id(0) * PORTABLE_SPAN;
-    const ulong first = base + (ulong)u * PORTABLE_CHUNK;
-    const ulong tiles = n ? (n + PORTABLE_TILE - 1) / PORTABLE_TILE : 1;
-    T acc = IDENTITY;
-    in += in_off;
-#if PORTABLE_STAGED
-    portable_stage_in(in, base, n, s, in_off % VEC == 0);
-    barrier(CLK_LOCAL_MEM_FENCE);
-#endif
-    /* virtual work-item u % 64: its elements in order from the identity */
+    T acc = IDENTITY, total = IDENTITY;
     if (first + PORTABLE_CHUNK <= n) {
         for (uint j = 0; j < PORTABLE_CHUNK; ++j)
             acc = OP(acc, PORTABLE_AT(u, first, j));
@@ -133,11 +126,8 @@ PORTABLE_KERNEL reduce_portable(global const IN_T *in, ulong in_off, ulong n, gl
         for (uint j = 0; j < PORTABLE_CHUNK && first + j < n; ++j)
             acc = OP(acc, PORTABLE_AT(u, first, j));
     }
-    b[u + u / 16] = acc;
+    b[u + u / 16] = acc; /* one pad after every 16 */
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* the pairwise tree over 64 values is the balanced binary tree: its
-     * first four levels over each 16 by one work-item (to b's first of
-     * them, which only it reads), the last two over each tile's four */
     if (u < WG_SIZE / 16) {
         local const T *q = b + u * 17;
         const T a0 = OP(OP(OP(q[0], q[1]), OP(q[2], q[3])), OP(OP(q[4], q[5]), OP(q[6], q[7])));
@@ -147,41 +137,43 @@ PORTABLE_KERNEL reduce_portable(global const IN_T *in, ulong in_off, ulong n, gl
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (u < PORTABLE_GROUP_TILES) {
-        const ulong g = (ulong)get_group_id(0) * PORTABLE_GROUP_TILES + u;
         local const T *q = b + u * 4 * 17;
-        if (g < tiles)
-            out[out_off + g] = OP(OP(q[0], q[17]), OP(q[34], q[51]));
+        total = OP(OP(q[0], q[17]), OP(q[34], q[51]));
     }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
 }
 
-/* The tiles of n elements, tile g from carry[carry_off + g] where flags
- * has PORTABLE_CARRY; the host launches ceil(tiles / PORTABLE_GROUP_TILES)
- * work-groups. They take their spans from the last to the first, so that
- * the input the tile totals' pass read last may still be in cache (the
- * order of work-groups changes no bits). In place is safe: a work-group
- * reads and writes only its own span, and holds all of it before it
- * writes. */
-PORTABLE_KERNEL scan_portable(global const IN_T *in, ulong in_off, global T *out, ulong out_off,
-                              ulong n, global const T *carry, ulong carry_off, uint flags)
+/* The Kogge-Stone inclusive scan of the work-items' values x over each
+ * tile's 64 (step d: value v becomes value v - d op value v where v >= d)
+ * in ks (2 * WG_SIZE values); returns where the result lies (value u at
+ * [u]), readable until the caller's next barrier. */
+inline local T *portable_kogge_stone(T x, local T *ks)
 {
-    PORTABLE_LOCAL_T
-    local T ks[2][WG_SIZE];
     const uint u = get_local_id(0), v = u % PORTABLE_WG;
-    const ulong group = (ulong)get_num_groups(0) - 1 - get_group_id(0);
-    const ulong base = group * PORTABLE_SPAN, first = base + (ulong)u * PORTABLE_CHUNK;
-    const ulong g = group * PORTABLE_GROUP_TILES + u / PORTABLE_WG;
+    uint cur = 0;
+    ks[u] = x;
+    for (uint d = 1; d < PORTABLE_WG; d <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        ks[(cur ^ 1) * WG_SIZE + u] =
+            v >= d ? OP(ks[cur * WG_SIZE + u - d], ks[cur * WG_SIZE + u]) : ks[cur * WG_SIZE + u];
+        cur ^= 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return ks + cur * WG_SIZE;
+}
+
+/* The scan's last step over the group's span (staged in s where
+ * PORTABLE_STAGED): the tile of work-item u from its carry c, to out
+ * (already at the caller's offset; aligned: at a 16-byte boundary). Every
+ * work-item calls it; ks holds 2 * WG_SIZE values. */
+inline void portable_scan_span(global const IN_T *in, global T *out, ulong n, ulong base, T c,
+                               uint flags, local T *s, local T *ks, uint aligned)
+{
+    const uint u = get_local_id(0), v = u % PORTABLE_WG;
+    const ulong first = base + (ulong)u * PORTABLE_CHUNK;
     const uint m = first >= n ? 0u : n - first >= PORTABLE_CHUNK ? PORTABLE_CHUNK : (uint)(n - first);
     T loc[PORTABLE_CHUNK];
-    uint cur = 0;
-    in += in_off;
-    out += out_off;
-    /* the carry of a tile with elements in this work-item (carry holds one
-     * per tile of n, no more) */
-    const T c = (flags & PORTABLE_CARRY) && m ? carry[carry_off + g] : IDENTITY;
-#if PORTABLE_STAGED
-    portable_stage_in(in, base, n, s, in_off % VEC == 0);
-    barrier(CLK_LOCAL_MEM_FENCE);
-#endif
     /* virtual work-item v: its elements scanned in order from the first
      * (whole chunks apart, so that loc stays in registers) */
     T total = IDENTITY;
@@ -197,15 +189,8 @@ PORTABLE_KERNEL scan_portable(global const IN_T *in, ulong in_off, global T *out
             total = loc[j] = j ? OP(total, x) : x;
         }
     }
-    /* Kogge-Stone over each tile's 64 totals */
-    ks[0][u] = total;
-    for (uint d = 1; d < PORTABLE_WG; d <<= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        ks[cur ^ 1][u] = v >= d ? OP(ks[cur][u - d], ks[cur][u]) : ks[cur][u];
-        cur ^= 1;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const T prefix = v ? OP(c, ks[cur][u - 1]) : c;
+    local const T *r = portable_kogge_stone(total, ks);
+    const T prefix = v ? OP(c, r[u - 1]) : c;
 #if PORTABLE_STAGED
     /* to the work-item's own slots (it alone read them), then out */
     if (m == PORTABLE_CHUNK) {
@@ -223,10 +208,65 @@ PORTABLE_KERNEL scan_portable(global const IN_T *in, ulong in_off, global T *out
                                            : OP(prefix, loc[j]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    portable_stage_out(out, base, n, s, out_off % VEC == 0);
+    portable_stage_out(out, base, n, s, aligned);
 #else
     for (uint j = 0; j < m; ++j)
         out[first + j] = (flags & PORTABLE_EXCLUSIVE) ? (j ? OP(prefix, loc[j - 1]) : prefix)
                                                       : OP(prefix, loc[j]);
 #endif
 }
+
+/* portable_sp.cl's program has the steps above and its own kernel alone
+ * (Intel's CPU compiler crashed on a program holding all three kernels) */
+#ifndef PORTABLE_SP
+
+/* Tile totals: tile g's to out[out_off + g], for the tiles of n elements
+ * (one, the identity, for n = 0); the host launches
+ * ceil(tiles / PORTABLE_GROUP_TILES) work-groups. */
+PORTABLE_KERNEL reduce_portable(global const IN_T *in, ulong in_off, ulong n, global T *out,
+                                ulong out_off)
+{
+    PORTABLE_LOCAL_T
+    local T b[WG_SIZE + WG_SIZE / 16];
+    const uint u = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * PORTABLE_SPAN;
+    const ulong tiles = n ? (n + PORTABLE_TILE - 1) / PORTABLE_TILE : 1;
+    const ulong g = (ulong)get_group_id(0) * PORTABLE_GROUP_TILES + u;
+    in += in_off;
+#if PORTABLE_STAGED
+    portable_stage_in(in, base, n, s, in_off % VEC == 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    const T total = portable_group_totals(in, n, base + (ulong)u * PORTABLE_CHUNK, s, b);
+    if (u < PORTABLE_GROUP_TILES && g < tiles)
+        out[out_off + g] = total;
+}
+
+/* The tiles of n elements, tile g from carry[carry_off + g] where flags
+ * has PORTABLE_CARRY; the host launches ceil(tiles / PORTABLE_GROUP_TILES)
+ * work-groups. They take their spans from the last to the first, so that
+ * the input the tile totals' pass read last may still be in cache (the
+ * order of work-groups changes no bits). In place is safe: a work-group
+ * reads and writes only its own span, and holds all of it before it
+ * writes. */
+PORTABLE_KERNEL scan_portable(global const IN_T *in, ulong in_off, global T *out, ulong out_off,
+                              ulong n, global const T *carry, ulong carry_off, uint flags)
+{
+    PORTABLE_LOCAL_T
+    local T ks[2 * WG_SIZE];
+    const uint u = get_local_id(0);
+    const ulong group = (ulong)get_num_groups(0) - 1 - get_group_id(0);
+    const ulong base = group * PORTABLE_SPAN, first = base + (ulong)u * PORTABLE_CHUNK;
+    const ulong g = group * PORTABLE_GROUP_TILES + u / PORTABLE_WG;
+    in += in_off;
+    /* the carry of a tile with elements in this work-item (carry holds one
+     * per tile of n, no more) */
+    const T c = (flags & PORTABLE_CARRY) && first < n ? carry[carry_off + g] : IDENTITY;
+#if PORTABLE_STAGED
+    portable_stage_in(in, base, n, s, in_off % VEC == 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    portable_scan_span(in, out + out_off, n, base, c, flags, s, ks, out_off % VEC == 0);
+}
+
+#endif /* PORTABLE_SP */

@@ -34,7 +34,23 @@
  *                    out[out_off + g]
  *   scan_portable    in, in_off, out, out_off, n, carry, carry_off, flags:
  *                    tile g from carry[carry_off + g] (PORTABLE_CARRY)
- * Both over ceil(tiles / (work-group size / PORTABLE_WG)) work-groups. */
+ *   scan_portable_sp in, in_off, out, out_off, n, state, generation, flags,
+ *                    init, init_off: the whole scan in one pass (portable_sp.cl),
+ *                    from init[init_off] where flags has PORTABLE_CARRY
+ * All over ceil(tiles / (work-group size / PORTABLE_WG)) work-groups.
+ *
+ * The single pass publishes, in the status array of cl/common/abi.h (one
+ * value per slot, state TILE_AGGREGATE), every value of the order above
+ * that a later tile needs, each at a slot of its own; for `tiles` tiles of
+ * elements (tiles 1024 at most per level-1 tile, level-1 tiles 1024 at
+ * most: n up to PORTABLE_SP_MAX_N):
+ *   [g]                      A(g), tile g's total (the reduce's first level)
+ *   PORTABLE_SP_S1(tiles)+c  the in-order fold from the first of A over
+ *                            chunk c (16 tiles: the level-1 work-item's)
+ *   PORTABLE_SP_R1(tiles)+c  the same chunk folded from the identity
+ *   PORTABLE_SP_L2(tiles)+G  level-1 tile G's total (the reduce's second level)
+ *   PORTABLE_SP_S2(tiles)+c  the in-order fold from the first of those
+ *                            over chunk c (16 level-1 tiles) */
 #ifndef CLPRIM_PORTABLE_ABI_H
 #define CLPRIM_PORTABLE_ABI_H
 
@@ -44,5 +60,15 @@
 
 #define PORTABLE_EXCLUSIVE 1u
 #define PORTABLE_CARRY 2u /* carry[carry_off + g] stands before tile g */
+#define PORTABLE_IN_PLACE 4u /* the single pass: out is in */
+
+#define PORTABLE_SP_MAX_N (PORTABLE_TILE * PORTABLE_TILE * PORTABLE_TILE)
+#define PORTABLE_CEIL(a, b) (((a) + (b) - 1) / (b))
+#define PORTABLE_SP_S1(tiles) (tiles)
+#define PORTABLE_SP_R1(tiles) ((tiles) + PORTABLE_CEIL(tiles, PORTABLE_CHUNK))
+#define PORTABLE_SP_L2(tiles) ((tiles) + 2 * PORTABLE_CEIL(tiles, PORTABLE_CHUNK))
+#define PORTABLE_SP_S2(tiles) (PORTABLE_SP_L2(tiles) + PORTABLE_CEIL(tiles, PORTABLE_TILE))
+#define PORTABLE_SP_SLOTS(tiles)                                                                  \
+    (PORTABLE_SP_S2(tiles) + PORTABLE_CEIL(tiles, PORTABLE_TILE * PORTABLE_CHUNK))
 
 #endif /* CLPRIM_PORTABLE_ABI_H */

@@ -302,6 +302,27 @@ typedef struct scan_args {
     int tile_carries; /* PORTABLE's last step alone: init holds one carry per tile */
 } scan_args;
 
+/* Work-groups of prog over the tiles of n elements, wg / PORTABLE_WG tiles
+ * each (clprim__portable_wg). */
+static size_t portable_groups(clprim__program *prog, cl_ulong n)
+{
+    const cl_ulong per = clprim__program_wg_size(prog) / PORTABLE_WG;
+    return (size_t)(((n + PORTABLE_TILE - 1) / PORTABLE_TILE + per - 1) / per);
+}
+
+/* PORTABLE's last step: every tile of n elements from its carry
+ * (carry[carry_off + g] where flags has PORTABLE_CARRY). */
+static clprim_status portable_tiles(clprim__launch *l, clprim__program *prog, cl_mem in,
+                                    cl_ulong in_off, cl_mem out, cl_ulong out_off, cl_ulong n,
+                                    cl_uint flags, cl_mem carry, cl_ulong carry_off)
+{
+    const clprim__arg args[] = {CLPRIM__ARG(in),   CLPRIM__ARG(in_off),    CLPRIM__ARG(out),
+                                CLPRIM__ARG(out_off), CLPRIM__ARG(n),      CLPRIM__ARG(carry),
+                                CLPRIM__ARG(carry_off), CLPRIM__ARG(flags)};
+    return CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args, portable_groups(prog, n),
+                                 clprim__program_wg_size(prog));
+}
+
 /* PORTABLE (issue 33; cl/portable_abi.h) over n elements: the tile totals
  * (the portable reduce's first level), their exclusive scan from the carry
  * by these same steps one level down (temp from element `at`), then every
@@ -312,15 +333,13 @@ static clprim_status portable_level(clprim__launch *l, clprim__program *prog,
                                     cl_uint flags, cl_mem carry, cl_ulong carry_off)
 {
     const cl_ulong tiles = (n + PORTABLE_TILE - 1) / PORTABLE_TILE;
-    const unsigned wg = clprim__program_wg_size(prog);
-    /* wg / PORTABLE_WG tiles per work-group (clprim__portable_wg) */
-    const size_t groups = (size_t)((tiles + wg / PORTABLE_WG - 1) / (wg / PORTABLE_WG));
     clprim_status st = CLPRIM_SUCCESS;
     if (tiles > 1) {
         const cl_ulong totals = at, carries = at + tiles;
         const clprim__arg red[] = {CLPRIM__ARG(in), CLPRIM__ARG(in_off), CLPRIM__ARG(n),
                                    CLPRIM__ARG(temp), CLPRIM__ARG(totals)};
-        st = CLPRIM__LAUNCH_KERNEL(l, prog, "reduce_portable", red, groups, wg);
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "reduce_portable", red, portable_groups(prog, n),
+                                   clprim__program_wg_size(prog));
         if (st == CLPRIM_SUCCESS)
             st = portable_level(l, plain, plain, temp, at + 2 * tiles, temp, totals, temp, carries,
                                 tiles, PORTABLE_EXCLUSIVE | (flags & PORTABLE_CARRY), carry,
@@ -329,70 +348,93 @@ static clprim_status portable_level(clprim__launch *l, clprim__program *prog,
         carry_off = carries;
         flags |= PORTABLE_CARRY;
     }
+    return st == CLPRIM_SUCCESS
+               ? portable_tiles(l, prog, in, in_off, out, out_off, n, flags, carry, carry_off)
+               : st;
+}
+
+/* PORTABLE in one pass (portable_sp.cl: the same bits, the input read
+ * once): the published values' slots in a tile state of this call's
+ * generation, one launch. */
+static clprim_status portable_one_pass(clprim__launch *l, const scan_args *a,
+                                       clprim__program *prog, cl_uint flags)
+{
+    const cl_ulong n = a->n, in_off = a->in_off, out_off = a->out_off, init_off = a->init.off;
+    const cl_uint how = flags | (a->in == a->out ? PORTABLE_IN_PLACE : 0u);
+    cl_mem state = NULL;
+    cl_uint generation = 0;
+    clprim_status st = clprim__launch_tile_state(
+        l, (size_t)PORTABLE_SP_SLOTS((n + PORTABLE_TILE - 1) / PORTABLE_TILE),
+        status_words(&l->elem), l->elem.size, 1, &state, &generation);
     if (st == CLPRIM_SUCCESS) {
-        const clprim__arg args[] = {CLPRIM__ARG(in),   CLPRIM__ARG(in_off),    CLPRIM__ARG(out),
-                                    CLPRIM__ARG(out_off), CLPRIM__ARG(n),      CLPRIM__ARG(carry),
-                                    CLPRIM__ARG(carry_off), CLPRIM__ARG(flags)};
-        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args, groups, wg);
+        const clprim__arg args[] = {CLPRIM__ARG(a->in),       CLPRIM__ARG(in_off),
+                                    CLPRIM__ARG(a->out),      CLPRIM__ARG(out_off),
+                                    CLPRIM__ARG(n),           CLPRIM__ARG(state),
+                                    CLPRIM__ARG(generation),  CLPRIM__ARG(how),
+                                    CLPRIM__ARG(a->init.mem), CLPRIM__ARG(init_off)};
+        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable_sp", args, portable_groups(prog, n),
+                                   clprim__program_wg_size(prog));
     }
     return st;
 }
 
 /* The PORTABLE scan of a call (n >= 1): portable.cl's programs (the
- * transform's for the input), their temporary memory, the levels. */
+ * transform's for the input), their temporary memory, the levels; or the
+ * one pass (portable_sp.cl's one program) where the tuning asks for it, the
+ * device has the single-pass layer and n is within the two levels it
+ * covers (the multi-device and MPI steps, tile_carries, keep the launches). */
 static clprim_status scan_portable(clprim__launch *l, const scan_args *a, const char *transform)
 {
     clprim_context *ctx = l->ctx;
+    const clprim__scan_tuning t = clprim__scan_tuning_for(ctx, l->elem.size, a->n);
+    const int one = t.portable_single_pass && ctx->info.has_single_pass && !a->tile_carries &&
+                    a->n <= PORTABLE_SP_MAX_N;
     char *uncontracted = clprim__portable_element(ctx, &l->elem);
-    clprim__program_spec spec = {.file = "portable.cl",
+    char *sp = one ? clprim__format("#define PORTABLE_SP 1\n#define LOOKBACK_SPINS %u\n%s",
+                                    t.lookback_spins, transform ? transform : "")
+                   : NULL;
+    clprim__program_spec spec = {.file = one ? "portable_sp.cl" : "portable.cl",
                                  .element = uncontracted,
-                                 .wg_size = clprim__portable_wg(
-                                     ctx, &l->elem,
-                                     clprim__scan_tuning_for(ctx, l->elem.size, a->n)
-                                         .portable_wg_size)};
+                                 .wg_size = clprim__portable_wg(ctx, &l->elem, t.portable_wg_size)};
     clprim__program *plain = NULL, *prog = NULL;
     clprim__pool_buf *buf = NULL;
     size_t temp_n = 0, m;
     const cl_uint flags =
         (a->d->exclusive ? PORTABLE_EXCLUSIVE : 0u) | (a->init.mem ? PORTABLE_CARRY : 0u);
-    clprim_status st = uncontracted ? clprim__program_get(ctx, &spec, &plain)
-                                    : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY,
-                                                   "out of host memory");
+    clprim_status st = uncontracted && (sp || !one)
+                           ? CLPRIM_SUCCESS
+                           : clprim__fail(ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    if (st == CLPRIM_SUCCESS && !one)
+        st = clprim__program_get(ctx, &spec, &plain);
     prog = plain;
-    if (st == CLPRIM_SUCCESS && transform) {
-        spec.params = transform;
+    if (st == CLPRIM_SUCCESS && (one || transform)) {
+        spec.params = one ? sp : transform;
         st = clprim__program_get(ctx, &spec, &prog);
     }
     free(uncontracted);
+    free(sp);
     /* any multiple of PORTABLE_WG gives the same bits; both programs the
      * same one, as portable_level launches them alike */
     if (st == CLPRIM_SUCCESS && (clprim__program_wg_size(prog) % PORTABLE_WG ||
-                                 clprim__program_wg_size(plain) != clprim__program_wg_size(prog)))
+                                 (plain && clprim__program_wg_size(plain) !=
+                                               clprim__program_wg_size(prog))))
         st = clprim__fail(ctx, CLPRIM_UNSUPPORTED, "desc->repro portable: the portable scan runs "
                           "a multiple of %d work-items per work-group (and the transform's "
                           "program as many as the plain one), which %s cannot", PORTABLE_WG,
                           ctx->info.device_name);
+    if (st == CLPRIM_SUCCESS && one)
+        return portable_one_pass(l, a, prog, flags);
     for (m = a->n; m > PORTABLE_TILE && !a->tile_carries; m = (m + PORTABLE_TILE - 1) / PORTABLE_TILE)
         temp_n += 2 * ((m + PORTABLE_TILE - 1) / PORTABLE_TILE);
     if (st == CLPRIM_SUCCESS && temp_n)
         st = clprim__launch_temp(l, temp_n * l->elem.size, &buf);
-    if (st == CLPRIM_SUCCESS && a->tile_carries) {
-        /* the carries given: the tiles alone */
-        const cl_ulong in_off = a->in_off, out_off = a->out_off, n = a->n, off = a->init.off;
-        const cl_uint tiles_flags = flags | PORTABLE_CARRY;
-        const clprim__arg args[] = {CLPRIM__ARG(a->in),   CLPRIM__ARG(in_off),
-                                    CLPRIM__ARG(a->out),  CLPRIM__ARG(out_off),
-                                    CLPRIM__ARG(n),       CLPRIM__ARG(a->init.mem),
-                                    CLPRIM__ARG(off),     CLPRIM__ARG(tiles_flags)};
-        const unsigned per = clprim__program_wg_size(prog) / PORTABLE_WG;
-        const cl_ulong tiles = (n + PORTABLE_TILE - 1) / PORTABLE_TILE;
-        st = CLPRIM__LAUNCH_KERNEL(l, prog, "scan_portable", args, (size_t)((tiles + per - 1) / per),
-                                   clprim__program_wg_size(prog));
-    } else if (st == CLPRIM_SUCCESS) {
+    if (st == CLPRIM_SUCCESS && a->tile_carries) /* the carries given: the tiles alone */
+        st = portable_tiles(l, prog, a->in, a->in_off, a->out, a->out_off, a->n,
+                            flags | PORTABLE_CARRY, a->init.mem, a->init.off);
+    else if (st == CLPRIM_SUCCESS)
         st = portable_level(l, prog, plain, buf ? clprim__pool_mem(buf) : NULL, 0, a->in,
                             a->in_off, a->out, a->out_off, a->n, flags, a->init.mem,
                             a->init.off);
-    }
     return st;
 }
 

@@ -47,7 +47,10 @@
       "NVIDIA: registers the RUN_TO_RUN single pass is bounded to (0: sp_max_regs)")           \
     X(S, chunks_per_cu, U, "CLPRIM_SCAN_CHUNKS_PER_CU", 0, 1024,                                \
       "CHUNKED: chunks per compute unit, each one work-item's (0: 4)")                          \
-    CLPRIM__PORTABLE_WG_PARAM(X, S)
+    CLPRIM__PORTABLE_WG_PARAM(X, S)                                                             \
+    X(S, portable_single_pass, U, "CLPRIM_PORTABLE_SINGLE_PASS", 0, 1,                          \
+      "PORTABLE: 1 runs the scan as one pass (the same bits; unmeasured on GPUs), 0 the three "  \
+      "launches")
 
 #define CLPRIM__REDUCE_PARAMS(X, S)                                                             \
     X(S, wg_size, W, "CLPRIM_WG_SIZE", 0, 0, "work-items per work-group")                      \

@@ -25,15 +25,26 @@ static clprim_context *ctx;
 static clprim_device_info info;
 
 /* A context made with environment knobs set (read at creation): name,
- * value pairs, then NULL. */
+ * value pairs, then NULL (at most 8). The knobs' values from before come
+ * back after (the whole test may run with one set). */
 static clprim_context *context_knobs(const char *const *kv)
 {
     clprim_context *c = NULL;
-    for (size_t k = 0; kv[k]; k += 2)
+    char *before[8] = {0};
+    size_t k;
+    for (k = 0; kv[k]; k += 2) {
+        assert_true(k / 2 < 8);
+        before[k / 2] = getenv(kv[k]) ? strdup(getenv(kv[k])) : NULL;
         setenv(kv[k], kv[k + 1], 1);
+    }
     assert_int_equal(clprim_context_create(NULL, &c), CLPRIM_SUCCESS);
-    for (size_t k = 0; kv[k]; k += 2)
-        unsetenv(kv[k]);
+    for (k = 0; kv[k]; k += 2) {
+        if (before[k / 2])
+            setenv(kv[k], before[k / 2], 1);
+        else
+            unsetenv(kv[k]);
+        free(before[k / 2]);
+    }
     return c;
 }
 
@@ -475,6 +486,35 @@ static uint64_t hash_bits(const void *p, size_t bytes)
     return h;
 }
 
+/* The PORTABLE float scan of n values through the transform x * 2 (exact,
+ * so the reference scans 2x) on c, and on c2 too where not NULL: 0 where
+ * every run gives the reference's bits. */
+static size_t portable_transform_differs(clprim_context *c, clprim_context *c2, size_t n,
+                                         int exclusive, uint64_t *seed)
+{
+    const clprim_transform tf = {CLPRIM_TYPE_FLOAT, "x * 2.0f"};
+    const clprim_scan_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, exclusive, CLPRIM_SCAN_AUTO,
+                                NULL, &tf, CLPRIM_REPRO_PORTABLE};
+    float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_rand(seed)), *want = malloc(n * 4);
+    void *got[2] = {scan_once(c, &d, in, n, NULL, 1), c2 ? scan_once(c2, &d, in, n, NULL, 1) : NULL};
+    size_t failures = 0;
+    assert_non_null(want);
+    for (size_t i = 0; i < n; ++i)
+        in[i] *= 2.0f;
+    assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, exclusive, NULL, in, n, want), 0);
+    for (int r = 0; r < 2; ++r) {
+        if (got[r] && memcmp(want, got[r], n * 4)) {
+            print_error("portable float scan through x * 2.0f (context %d) differs from the "
+                        "reference\n", r + 1);
+            ++failures;
+        }
+        free(got[r]);
+    }
+    free(in);
+    free(want);
+    return failures;
+}
+
 /* PORTABLE scan: the device's bits are the reference's (inclusive and
  * exclusive, with a carry-in, in place and out of place, one to three
  * levels of tiles, through a transform), and the hash of the bits of the
@@ -532,26 +572,122 @@ static void test_portable_scan(void **state)
             free(got);
         }
     }
-    /* through a transform: x * 2 is exact, so the reference scans 2x */
-    {
-        const size_t n = 70001;
-        const clprim_transform tf = {CLPRIM_TYPE_FLOAT, "x * 2.0f"};
-        const clprim_scan_desc d = {CLPRIM_TYPE_FLOAT, CLPRIM_OP_SUM, 0, CLPRIM_SCAN_AUTO, NULL,
-                                    &tf, CLPRIM_REPRO_PORTABLE};
-        float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_rand(&seed)), *want = malloc(n * 4);
-        assert_non_null(want);
-        void *got = scan_once(ctx, &d, in, n, NULL, 1);
-        for (size_t i = 0; i < n; ++i)
-            in[i] *= 2.0f;
-        assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, 0, NULL, in, n, want), 0);
-        if (memcmp(want, got, n * 4)) {
-            print_error("portable float scan through x * 2.0f differs from the reference\n");
-            ++failures;
+    /* through a transform */
+    failures += portable_transform_differs(ctx, NULL, 70001, 0, &seed);
+    assert_int_equal(failures, 0);
+}
+
+/* PORTABLE scan in one pass (CLPRIM_PORTABLE_SINGLE_PASS=1, portable_sp.cl):
+ * the bits of the three launches and of the reference, at sizes on either
+ * side of every level boundary of the published values (a chunk of 16
+ * tiles, a level-1 tile of 1024; past 16 of those once), inclusive and exclusive,
+ * with and without a carry-in, in place and not, through a transform; and
+ * on a context that polls once, where tiles compute their predecessors'
+ * values from the input instead (the same bits by construction). Where the
+ * device has no single-pass layer both contexts run the launches. */
+static void test_portable_single_pass(void **state)
+{
+    const size_t sizes[] = {1,     1023,           1024,           1025,
+                            16383, 16385,          1048575,        1048577,
+                            0 /* random, past 2^20 */, ((size_t)1 << 24) + 1025};
+    const char *const one[] = {"CLPRIM_PORTABLE_SINGLE_PASS", "1", NULL};
+    const char *const polls[] = {"CLPRIM_PORTABLE_SINGLE_PASS", "1", "CLPRIM_LOOKBACK_SPINS", "1",
+                                 NULL};
+    clprim_context *sp = context_knobs(one), *sp_polls = context_knobs(polls),
+                   *three = context_with("CLPRIM_PORTABLE_SINGLE_PASS", "0");
+    uint64_t seed = tu_seed() ^ 0x5eed1;
+    size_t failures = 0;
+    char row[1024];
+    (void)state;
+    /* the knobs reached the scan's row */
+    assert_true(clprim_context_tuning(sp, "scan", 4, 1000, row, sizeof row) > 0);
+    assert_int_equal(tu_row_value(row, "portable_single_pass"), 1);
+    assert_true(clprim_context_tuning(three, "scan", 4, 1000, row, sizeof row) > 0);
+    assert_int_equal(tu_row_value(row, "portable_single_pass"), 0);
+    for (int ty = 0; ty < 2; ++ty) {
+        const clprim_type type = ty ? CLPRIM_TYPE_DOUBLE : CLPRIM_TYPE_FLOAT;
+        const size_t e = clprim_type_size(type);
+        if (type == CLPRIM_TYPE_DOUBLE && !info.has_fp64)
+            continue;
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+            const size_t n = sizes[k] ? sizes[k] : ((size_t)1 << 20) + 1 + tu_rand(&seed) % 300000;
+            /* past 16 level-1 tiles (a chunk of L2): the one pass alone, float alone */
+            const int huge = n > ((size_t)1 << 24);
+            if (huge && ty)
+                continue;
+            const int exclusive = (int)(k + ty) % 2, with_init = (int)(k / 2 + ty) % 2;
+            /* the polling context where a fallback has tiles to compute */
+            const int poll = n > 1024 && (k + ty) % 3 == 0;
+            const clprim_scan_desc d = {type,          CLPRIM_OP_SUM, exclusive, CLPRIM_SCAN_AUTO,
+                                        NULL,          NULL,          CLPRIM_REPRO_PORTABLE};
+            void *in = random_floats(type, n, tu_rand(&seed));
+            void *init = with_init ? random_floats(type, 1, tu_rand(&seed)) : NULL;
+            void *want = malloc(n * e);
+            assert_non_null(want);
+            assert_int_equal(clprim_ref_scan_portable(type, exclusive, init, in, n, want), 0);
+            void *got = scan_once(sp, &d, in, n, init, k % 2 == 0);
+            void *launches = huge ? NULL : scan_once(three, &d, in, n, init, 1);
+            void *polled = poll ? scan_once(sp_polls, &d, in, n, init, 1) : NULL;
+            const void *const runs[] = {got, launches, polled};
+            static const char *const names[] = {"one pass", "three launches",
+                                                "one pass polling once"};
+            for (int r = 0; r < 3; ++r) {
+                if (runs[r] && memcmp(want, runs[r], n * e)) {
+                    const size_t i = first_difference(want, runs[r], n, e);
+                    print_error("portable %s scan n=%zu%s%s (%s): out[%zu] = %.17Lg, the "
+                                "reference %.17Lg\n", clprim_type_name(type), n,
+                                exclusive ? " exclusive" : "", init ? " init" : "", names[r], i,
+                                value_at(type, runs[r], i), value_at(type, want, i));
+                    ++failures;
+                }
+            }
+            free(in);
+            free(init);
+            free(want);
+            free(got);
+            free(launches);
+            free(polled);
         }
-        free(in);
-        free(want);
-        free(got);
     }
+    /* through a transform, across a level-1 tile */
+    failures += portable_transform_differs(sp, three, 1048577, 1, &seed);
+    /* the caller's operator (the float sum): its values travel in slots,
+     * not status words */
+    {
+        const clprim_operator_desc od = {.type = "float", .combine = "a + b",
+                                         .identity = "0.0f", .size = sizeof(float)};
+        clprim_context *const cs[] = {sp, sp_polls, three};
+        clprim_operator *ops[3] = {NULL, NULL, NULL};
+        for (int c = 0; c < 3; ++c)
+            assert_int_equal(clprim_operator_create(cs[c], &od, &ops[c]), CLPRIM_SUCCESS);
+        for (int x = 0; x < 2; ++x) {
+            const size_t n = x ? 1048577 : 16385;
+            float *in = random_floats(CLPRIM_TYPE_FLOAT, n, tu_rand(&seed)), *want = malloc(n * 4);
+            float *init = x ? random_floats(CLPRIM_TYPE_FLOAT, 1, tu_rand(&seed)) : NULL;
+            assert_non_null(want);
+            assert_int_equal(clprim_ref_scan_portable(CLPRIM_TYPE_FLOAT, x, init, in, n, want), 0);
+            for (int c = 0; c < 3; ++c) {
+                /* (type 0: a 4-byte one, for scan_once's sizes) */
+                const clprim_scan_desc d = {0, 0, x, CLPRIM_SCAN_AUTO, ops[c], NULL,
+                                            CLPRIM_REPRO_PORTABLE};
+                void *got = scan_once(cs[c], &d, in, n, init, c != 0);
+                if (memcmp(want, got, n * 4)) {
+                    print_error("portable custom float scan n=%zu (context %d) differs from "
+                                "the reference\n", n, c + 1);
+                    ++failures;
+                }
+                free(got);
+            }
+            free(in);
+            free(init);
+            free(want);
+        }
+        for (int c = 0; c < 3; ++c)
+            clprim_operator_release(ops[c]);
+    }
+    clprim_context_release(sp);
+    clprim_context_release(sp_polls);
+    clprim_context_release(three);
     assert_int_equal(failures, 0);
 }
 
@@ -1041,7 +1177,8 @@ int main(void)
         cmocka_unit_test(test_levels), cmocka_unit_test(test_run_to_run_scan),
         cmocka_unit_test(test_run_to_run_custom), cmocka_unit_test(test_run_to_run_segmented),
         cmocka_unit_test(test_run_to_run_reduce), cmocka_unit_test(test_portable_reduce),
-        cmocka_unit_test(test_portable_scan), cmocka_unit_test(test_portable_multi),
+        cmocka_unit_test(test_portable_scan), cmocka_unit_test(test_portable_single_pass),
+        cmocka_unit_test(test_portable_multi),
         cmocka_unit_test(test_portable_sat), cmocka_unit_test(test_portable_tiles)};
     int failed;
     ctx = tu_context();
