@@ -81,24 +81,47 @@ typedef struct merge_value {
 /* The co-rank of output `diag` in a (na keys) and b (nb keys): the number
  * of a's keys among the first diag outputs. a[mid] is among them when
  * b[diag - 1 - mid], the key of b it would follow, does not come before it
- * (ties go to a). One function per address space (OpenCL 1.2 has no
- * generic one). */
-#define MERGE_CORANK_FN(NAME, SPACE, IDX)                                                       \
-    inline IDX NAME(IDX diag, SPACE const T *a, IDX na, SPACE const T *b, IDX nb, uint kmode)  \
-    {                                                                                           \
-        IDX lo = diag > nb ? diag - nb : 0, hi = diag < na ? diag : na;                        \
-        (void)kmode;                                                                            \
-        while (lo < hi) {                                                                       \
-            const IDX mid = lo + (hi - lo) / 2;                                                 \
-            if (MERGE_LESS(b[diag - 1 - mid], a[mid]))                                          \
-                hi = mid;                                                                       \
-            else                                                                                \
-                lo = mid + 1;                                                                   \
-        }                                                                                       \
-        return lo;                                                                              \
+ * (ties go to a). Searched over [lo, hi], any interval that holds diag's
+ * own [max(0, diag - nb), min(diag, na)]: outside that the answer's side is
+ * known without a load (mid >= diag: a[mid] is not among the first diag
+ * outputs; mid < diag - nb: it is). */
+inline ulong merge_corank_within(ulong diag, ulong lo, ulong hi, global const T *a,
+                                 global const T *b, ulong nb, uint kmode)
+{
+    (void)kmode;
+    while (lo < hi) {
+        const ulong mid = lo + (hi - lo) / 2;
+        if (mid >= diag || (mid + nb >= diag && MERGE_LESS(b[diag - 1 - mid], a[mid])))
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-MERGE_CORANK_FN(merge_corank_global, global, ulong)
-MERGE_CORANK_FN(merge_corank_local, local, uint)
+    return lo;
+}
+
+/* ... over diag's own interval */
+inline ulong merge_corank_global(ulong diag, global const T *a, ulong na, global const T *b,
+                                 ulong nb, uint kmode)
+{
+    return merge_corank_within(diag, diag > nb ? diag - nb : 0, min(diag, na), a, b, nb, kmode);
+}
+
+/* The same in local memory (OpenCL 1.2 has no generic address space),
+ * over diag's own interval, where every probe loads. */
+inline uint merge_corank_local(uint diag, local const T *a, uint na, local const T *b, uint nb,
+                               uint kmode)
+{
+    uint lo = diag > nb ? diag - nb : 0, hi = min(diag, na);
+    (void)kmode;
+    while (lo < hi) {
+        const uint mid = lo + (hi - lo) / 2;
+        if (MERGE_LESS(b[diag - 1 - mid], a[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
 
 MERGE_KERNEL merge_corank(MERGE_ARGS)
 {
@@ -130,24 +153,6 @@ MERGE_KERNEL merge_corank(MERGE_ARGS)
 #define MERGE_SHARED_SEARCH 1
 #endif
 
-/* The co-rank of output diag, searched over [lo, hi], any interval that
- * holds diag's own [max(0, diag - nb), min(diag, na)]: outside that the
- * answer's side is known without a load (mid >= diag: a[mid] is not among
- * the first diag outputs; mid < diag - nb: it is). */
-inline ulong merge_corank_within(ulong diag, ulong lo, ulong hi, global const T *a,
-                                 global const T *b, ulong nb, uint kmode)
-{
-    (void)kmode;
-    while (lo < hi) {
-        const ulong mid = lo + (hi - lo) / 2;
-        if (mid >= diag || (mid + nb >= diag && MERGE_LESS(b[diag - 1 - mid], a[mid])))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
 /* Each work-group's searches share one interval, the union of its
  * diagonals' own (MERGE_SHARED_SEARCH): they then probe the same keys
  * until their answers part, so the upper levels of every search but the
@@ -165,11 +170,11 @@ kernel void merge_partition(global const T *keys_a, ulong a_off, ulong na, globa
 #if MERGE_SHARED_SEARCH
         const ulong t0 = t - get_local_id(0), t1 = min(t0 + get_local_size(0), count) - 1;
         const ulong d0 = min(t0 * tile, total), d1 = min(t1 * tile, total);
-        const ulong lo = d0 > nb ? d0 - nb : 0, hi = min(d1, na);
+        parts[t] = merge_corank_within(diag, d0 > nb ? d0 - nb : 0, min(d1, na), keys_a + a_off,
+                                       keys_b + b_off, nb, kmode);
 #else
-        const ulong lo = diag > nb ? diag - nb : 0, hi = min(diag, na);
+        parts[t] = merge_corank_global(diag, keys_a + a_off, na, keys_b + b_off, nb, kmode);
 #endif
-        parts[t] = merge_corank_within(diag, lo, hi, keys_a + a_off, keys_b + b_off, nb, kmode);
     }
 }
 
