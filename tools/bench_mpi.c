@@ -40,20 +40,30 @@ static void die(const char *what, int err)
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+/* A barrier, then the time now (us): where a timed step starts. */
+static double start(void)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    return now_us();
+}
+
+/* The slowest rank's time in ms since its start() (on every rank). */
+static double slowest_since(double t0)
+{
+    double mine = (now_us() - t0) / 1e3, worst = 0;
+    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+}
+
 /* One call from a barrier: the slowest rank's time in ms (on every rank). */
 static double slowest_ms(clprim_context *ctx, const clprim_scan_desc *sd, cl_mem in, cl_mem out,
                          size_t part)
 {
-    double t0, mine, worst = 0;
-    clprim_status st;
-    MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now_us();
-    st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, sd, in, 0, out, 0, part);
-    mine = (now_us() - t0) / 1e3;
+    const double t0 = start();
+    const clprim_status st = clprim_mpi_scan(MPI_COMM_WORLD, ctx, sd, in, 0, out, 0, part);
     if (st != CLPRIM_SUCCESS)
         die("clprim_mpi_scan", st);
-    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return worst;
+    return slowest_since(t0);
 }
 
 /* What one timed step of --sort does. */
@@ -74,10 +84,8 @@ static double slowest_step(sort_bench *b, int step)
     const clprim_sort_desc d = {CLPRIM_TYPE_UINT32, 0, 0, 0, 0, CLPRIM_SORT_AUTO, NULL, 0};
     const cl_command_queue q = clprim_context_queue(b->ctx);
     const size_t bytes = b->part * sizeof(cl_uint);
-    double t0, mine, worst = 0;
+    const double t0 = start();
     int st = 0;
-    MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now_us();
     if (step == STEP_MPI_SORT) {
         st = clprim_mpi_sort(MPI_COMM_WORLD, b->ctx, &d, b->in, 0, b->out, 0, NULL, 0, NULL, 0,
                              b->part);
@@ -97,11 +105,9 @@ static double slowest_step(sort_bench *b, int step)
                            b->counts + 2 * size, b->counts + 3 * size, MPI_UNSIGNED,
                            MPI_COMM_WORLD);
     }
-    mine = (now_us() - t0) / 1e3;
     if (st != 0)
         die(step_names[step], st);
-    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return worst;
+    return slowest_since(t0);
 }
 
 /* --sort: every step timed (medians of reps), the sort's output checked. */

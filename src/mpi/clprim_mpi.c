@@ -15,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* mpi_common.c's failures, by their short names here */
+/* mpi_common.c's steps, by their short names here */
 #define fail clprim_mpi__fail
 #define mpi_fail clprim_mpi__mpi_fail
+#define finish clprim_mpi__finish
 
 /* MPI's datatype and operator with clprim's arithmetic for a built-in
  * (type, op), or 0 where the totals go through the device instead (custom
@@ -379,17 +380,6 @@ static clprim_status fold_on_device(part *p, const clprim_reduce_desc *fd, size_
     *at = (size_t)p->size;
     return clprim_reduce(p->ctx, NULL, fd, p->work, 0, count, p->work, (size_t)p->size, 0, NULL,
                          NULL);
-}
-
-/* Finishes the rank's queue; st if it failed before. */
-static clprim_status finish(clprim_context *ctx, clprim_status st)
-{
-    if (st == CLPRIM_SUCCESS) {
-        const cl_int err = clFinish(clprim_context_queue(ctx));
-        if (err != CL_SUCCESS)
-            st = fail(ctx, err, "clFinish failed: %s", clprim_status_string(err));
-    }
-    return st;
 }
 
 /* The scan of a rank > 0 from the ranks before it: MPI's own fold of

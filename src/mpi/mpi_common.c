@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* clprim_mpi's shared steps: failures into the rank's context, and the
- * agreement round every call makes before its device results are
- * exchanged (mpi_internal.h). */
+/* clprim_mpi's shared steps: failures into the rank's context, finishing
+ * its queue, and the agreement round every call makes before its device
+ * results are exchanged (mpi_internal.h). */
 #include "mpi_internal.h"
 
 #include <stdarg.h>
@@ -23,6 +23,16 @@ clprim_status clprim_mpi__mpi_fail(clprim_context *ctx, int err, const char *wha
     int len = 0;
     MPI_Error_string(err, text, &len);
     return clprim_mpi__fail(ctx, CLPRIM_INTERNAL, "%s failed: %s", what, text);
+}
+
+clprim_status clprim_mpi__finish(clprim_context *ctx, clprim_status st)
+{
+    if (st == CLPRIM_SUCCESS) {
+        const cl_int err = clFinish(clprim_context_queue(ctx));
+        if (err != CL_SUCCESS)
+            st = clprim_mpi__fail(ctx, err, "clFinish failed: %s", clprim_status_string(err));
+    }
+    return st;
 }
 
 clprim_status clprim_mpi__agree(MPI_Comm comm, clprim_context *ctx, int rank, clprim_status local,

@@ -12,6 +12,9 @@ clprim_status clprim_mpi__fail(clprim_context *ctx, clprim_status st, const char
 /* An MPI failure: CLPRIM_INTERNAL with MPI's message and what failed. */
 clprim_status clprim_mpi__mpi_fail(clprim_context *ctx, int err, const char *what);
 
+/* Finishes the rank's queue; st if it failed before. */
+clprim_status clprim_mpi__finish(clprim_context *ctx, clprim_status st);
+
 /* The agreement round, which every rank joins whatever its own state:
  * every rank's descriptor signature and status. A mismatch (CLPRIM_
  * INVALID_ARGUMENT naming `fields`, what the signature covers) or another

@@ -228,7 +228,6 @@ static clprim_status local_part(sort_call *c, cl_mem keys, size_t keys_off, cl_m
 {
     const size_t p = (size_t)c->size, n = c->n;
     clprim_status st;
-    cl_int err;
 
     c->sizes = calloc(p, sizeof *c->sizes);
     c->cuts = calloc(p * (p + 1), sizeof *c->cuts);
@@ -249,10 +248,9 @@ static clprim_status local_part(sort_call *c, cl_mem keys, size_t keys_off, cl_m
         return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     st = clprim_sort(c->ctx, NULL, c->d, keys, keys_off, keys_out, keys_out_off, values,
                      values_off, values_out, values_out_off, n, 0, NULL, NULL);
+    st = clprim_mpi__finish(c->ctx, st);
     if (st != CLPRIM_SUCCESS)
         return st;
-    if ((err = clFinish(clprim_context_queue(c->ctx))) != CL_SUCCESS)
-        return clprim_mpi__fail(c->ctx, err, "clFinish failed: %s", clprim_status_string(err));
     st = move(c, 0, keys_out, keys_out_off * c->ks, c->send_keys, n * c->ks);
     if (st == CLPRIM_SUCCESS && c->vs)
         st = move(c, 0, values_out, values_out_off * c->vs, c->send_values, n * c->vs);
@@ -322,11 +320,7 @@ clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_s
     if (st == CLPRIM_SUCCESS)
         st = clprim_sort(ctx, NULL, desc, keys_out, keys_out_off, keys_out, keys_out_off,
                          values_out, values_out_off, values_out, values_out_off, n, 0, NULL, NULL);
-    if (st == CLPRIM_SUCCESS) {
-        const cl_int err = clFinish(clprim_context_queue(ctx));
-        if (err != CL_SUCCESS)
-            st = clprim_mpi__fail(ctx, err, "clFinish failed: %s", clprim_status_string(err));
-    }
+    st = clprim_mpi__finish(ctx, st);
     free(c.sizes);
     free(c.cuts);
     free(c.counts);
