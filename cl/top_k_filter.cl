@@ -182,17 +182,6 @@ TOPK_KERNEL topkf_filter(global const T *keys, ulong keys_off, ulong n, uint kmo
     }
 }
 
-/* The key whose ordered form is all ones (clprim_key_ordered): last in
- * the call's order, after every key or tied with it (then after it by
- * index). */
-inline T topkf_last_key(uint kmode)
-{
-    const uint kind = kmode & 3u;
-    const T flip = ((kmode & SORT_DESCENDING) ? ~(T)0 : (T)0) ^
-                   (kind != SORT_KIND_UNSIGNED ? KEY_SIGN : (T)0);
-    return kind == SORT_KIND_FLOAT ? (T)KEY_EXP_ALL | (T)1 : ~flip;
-}
-
 /* After the filter: the gate, and the room past the count filled, so that
  * nothing after the filter needs the count on the host (the call does not
  * wait for it). */
@@ -203,7 +192,7 @@ TOPK_KERNEL topkf_settle(global T *held_keys, global topk_pos *held_pos, ulong c
     if (i == 0)
         ((global uint *)held_pos)[TOPKF_GATE_WORD] = count >= k && count <= cap;
     if (i >= count && i < cap) {
-        held_keys[ck_off + i] = topkf_last_key(kmode);
+        held_keys[ck_off + i] = clprim_key_last(kmode);
         held_pos[ci_off + i] = ~(topk_pos)0;
     }
 }

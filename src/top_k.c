@@ -311,6 +311,19 @@ static void unhold(clprim__launch *l, const top_k_args *a, clprim_status st)
     *a->held = NULL;
 }
 
+/* ... or outside a launch (lock not held): once `after` is done, or at
+ * once after a failure (after NULL). Nothing held: nothing to do. */
+static void hand_back(clprim_context *ctx, clprim__pool_buf **held, cl_command_queue queue,
+                      cl_event after)
+{
+    if (!*held)
+        return;
+    pthread_mutex_lock(&ctx->lock);
+    clprim__pool_release(*held, queue, clprim__queue_in_order(ctx, queue), after, after == NULL);
+    pthread_mutex_unlock(&ctx->lock);
+    *held = NULL;
+}
+
 /* SAMPLE_FILTER's launches: the held buffer taken by the first, handed
  * back by the gated radix selection after them. */
 static clprim_status filter_body(clprim__launch *l, const top_k_args *a)
@@ -445,11 +458,7 @@ static clprim_status whole_sort(clprim_context *ctx, cl_command_queue queue, top
         a->phase = PHASE_GATHER;
         st = launch(ctx, queue, a, 1, &sorted, event);
     }
-    if (held) { /* the sort (or the gather's launch) failed before handing it back */
-        pthread_mutex_lock(&ctx->lock);
-        clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue), NULL, 1);
-        pthread_mutex_unlock(&ctx->lock);
-    }
+    hand_back(ctx, &held, held_queue, NULL); /* the sort or the gather's launch failed first */
     clReleaseEvent(taken);
     if (sorted)
         clReleaseEvent(sorted);
@@ -517,13 +526,8 @@ static clprim_status sample_filter(clprim_context *ctx, cl_command_queue queue, 
         a->phase = PHASE_PICK;
         st = launch(ctx, queue, a, 1, &ev[4], picked);
     }
-    if (st != CLPRIM_SUCCESS && *a->held) {
-        pthread_mutex_lock(&ctx->lock);
-        clprim__pool_release(*a->held, *a->held_queue,
-                             clprim__queue_in_order(ctx, *a->held_queue), NULL, 1);
-        pthread_mutex_unlock(&ctx->lock);
-        *a->held = NULL;
-    }
+    if (st != CLPRIM_SUCCESS)
+        hand_back(ctx, a->held, *a->held_queue, NULL);
     for (i = 0; i < sizeof ev / sizeof *ev; ++i)
         if (ev[i])
             clReleaseEvent(ev[i]);
@@ -601,10 +605,7 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, top_k_args
         a->gated = 1;
         if (clprim__switch(&ctx->knobs, CLPRIM__SWITCH_TOP_K_TEST_NO_FALLBACK, 0)) {
             /* the candidates' answer alone (tests) */
-            pthread_mutex_lock(&ctx->lock);
-            clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue),
-                                 picked, 0);
-            pthread_mutex_unlock(&ctx->lock);
+            hand_back(ctx, &held, held_queue, picked);
             if (event)
                 *event = picked;
             else
@@ -613,11 +614,7 @@ static clprim_status run(clprim_context *ctx, cl_command_queue queue, top_k_args
         }
     }
     st = select_then_sort(ctx, queue, a, &sd, num_wait, wait, event);
-    if (held) { /* the gated selection failed before handing it back */
-        pthread_mutex_lock(&ctx->lock);
-        clprim__pool_release(held, held_queue, clprim__queue_in_order(ctx, held_queue), NULL, 1);
-        pthread_mutex_unlock(&ctx->lock);
-    }
+    hand_back(ctx, &held, held_queue, NULL); /* the gated selection failed first */
     if (picked)
         clReleaseEvent(picked);
     return st;
