@@ -141,7 +141,7 @@ PORTABLE_KERNEL scan_portable_sp(global const IN_T *in, ulong in_off, global T *
     /* per tile: the A and the L2 before it in their chunks */
     local T got[2][PORTABLE_GROUP_TILES * PORTABLE_CHUNK];
     /* per tile: its A, then its carry; loc1, R1 of its chunk, ks1 */
-    local T own[PORTABLE_GROUP_TILES], mid[3][PORTABLE_GROUP_TILES];
+    local T own[PORTABLE_GROUP_TILES], mid[3][PORTABLE_GROUP_TILES], l2s[PORTABLE_GROUP_TILES];
     local uint tickets[2];
     const uint u = get_local_id(0), v = u % PORTABLE_WG, t = u / PORTABLE_WG;
     const ulong tiles = (n + PORTABLE_TILE - 1) / PORTABLE_TILE;
@@ -170,22 +170,14 @@ PORTABLE_KERNEL scan_portable_sp(global const IN_T *in, ulong in_off, global T *
     barrier(CLK_LOCAL_MEM_FENCE);
     if (v == 0 && live)
         portable_publish(a, g, own[t]);
-    /* what the tile needs of the tiles before it, in parallel */
-    T s1 = IDENTITY, r1 = IDENTITY, s2 = IDENTITY;
-    if (live) {
-        if (v < j)
-            mine[v] = portable_a(a, g - j + v);
-        if (v < w)
-            s1 = portable_chunk(a, G * PORTABLE_WG + v, 1);
-        if (v < w && last_of_g)
-            r1 = portable_chunk(a, G * PORTABLE_WG + v, 0);
-        if (v < j2)
-            mine2[v] = portable_l2(a, G - j2 + v);
-        if (v < u2)
-            s2 = portable_s2(a, v);
-    }
+    /* the A before the tile in its chunk; the last tile of the chunk
+     * publishes the chunk's folds at once, needing no other value: were
+     * they published after the reads below, each chunk's S1 and each
+     * level-1 tile's L2 would wait for the one before it, a chain that
+     * moved one chunk per tile's latency (on an H100, 0.43 ms at 2^22) */
+    if (live && v < j)
+        mine[v] = portable_a(a, g - j + v);
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* the chunk's folds; the last tile of the chunk publishes them */
     if (v == 0 && live) {
         T r = OP(IDENTITY, j ? mine[0] : own[t]);
         for (uint i = 1; i < j; ++i)
@@ -199,8 +191,17 @@ PORTABLE_KERNEL scan_portable_sp(global const IN_T *in, ulong in_off, global T *
             portable_publish(a, PORTABLE_SP_R1(tiles) + g / PORTABLE_CHUNK, r);
         }
     }
+    /* the chunk folds before the tile in its level-1 tile (from the first,
+     * and for its last tile from the identity too, to publish L2 next) */
+    T s1 = IDENTITY, r1 = IDENTITY, s2 = IDENTITY;
+    if (live && v < w) {
+        s1 = portable_chunk(a, G * PORTABLE_WG + v, 1);
+        if (last_of_g)
+            r1 = portable_chunk(a, G * PORTABLE_WG + v, 0);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* the last tile of a level-1 tile: its L2 (and of 16 of those, their S2) */
+    /* the last tile of a level-1 tile: its L2, before it reads the L2
+     * before it (which would chain the level-1 tiles as above) */
     ks[u] = v == PORTABLE_WG - 1 ? mid[1][t] : r1;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (v == 0 && live && last_of_g) {
@@ -208,13 +209,20 @@ PORTABLE_KERNEL scan_portable_sp(global const IN_T *in, ulong in_off, global T *
         uint sizes[CLPRIM_PAIRWISE_DEPTH], depth = 0;
         for (uint i = 0; i < PORTABLE_WG; ++i)
             portable_pairwise_push(stack, sizes, &depth, ks[t * PORTABLE_WG + i]);
-        const T l2 = portable_pairwise_end(stack, depth);
-        portable_publish(a, PORTABLE_SP_L2(tiles) + G, l2);
-        if (j2 == PORTABLE_CHUNK - 1)
-            portable_publish(a, PORTABLE_SP_S2(tiles) + G / PORTABLE_CHUNK,
-                             OP(portable_fold_first(mine2, j2), l2));
+        l2s[t] = portable_pairwise_end(stack, depth);
+        portable_publish(a, PORTABLE_SP_L2(tiles) + G, l2s[t]);
+    }
+    /* the level-2 values before the tile */
+    if (live) {
+        if (v < j2)
+            mine2[v] = portable_l2(a, G - j2 + v);
+        if (v < u2)
+            s2 = portable_s2(a, v);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    if (v == 0 && live && last_of_g && j2 == PORTABLE_CHUNK - 1)
+        portable_publish(a, PORTABLE_SP_S2(tiles) + G / PORTABLE_CHUNK,
+                         OP(portable_fold_first(mine2, j2), l2s[t]));
     /* the two levels' Kogge-Stones, then the carry (the comment above) */
     local const T *k1 = portable_kogge_stone(v < w ? s1 : IDENTITY, ks);
     if (v == 0 && w)
