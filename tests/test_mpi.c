@@ -9,6 +9,7 @@
  * PORTABLE (issue 33): float and double sums, a transform and a caller's
  * float operator over parts of whole tiles with a ragged last one, bit for
  * bit rank 0's one-device result; a split off the tiles refused. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "common/testutil.h"
 #include "reference/reference.h"
 
@@ -658,6 +659,11 @@ static int sort_cases(uint64_t *s)
                              0, c % 3 == 2, s);
     bad += sort_case(CLPRIM_TYPE_UINT32, RANDOM, 0, 4, 8, 20, 0, s);
     bad += sort_case(CLPRIM_TYPE_DOUBLE, RANDOM, 1, 8, 50, 64, 1, s);
+    /* many pieces through the slots (reused), rank 0's size taken by all */
+    setenv("CLPRIM_MPI_PIECE_BYTES", rank == 0 ? "200" : "1000000", 1);
+    bad += sort_case(CLPRIM_TYPE_UINT64, RANDOM, 0, 8, 0, 0, 0, s);
+    bad += sort_case(CLPRIM_TYPE_FLOAT, FEW_KEYS, 1, 4, 0, 0, 1, s);
+    unsetenv("CLPRIM_MPI_PIECE_BYTES");
     if (size > 1) {
         other.descending = rank == size - 1;
         st = clprim_mpi_sort(MPI_COMM_WORLD, ctx, &other, m, 0, m, 0, NULL, 0, NULL, 0, 0);

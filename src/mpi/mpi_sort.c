@@ -4,23 +4,31 @@
  * ranks. Exact splitting rather than sampled splitters, so that no input
  * (all keys equal, few distinct, sorted, reversed) can unbalance the
  * ranks or overflow a bucket:
- *   1. each rank sorts its part on its device (clprim_sort) and reads it
- *      back (the exchange goes through host memory anyway: NVIDIA's OpenCL
- *      gives MPI no device pointers);
+ *   1. each rank sorts its part on its device (clprim_sort) into a
+ *      temporary buffer (one rank alone: into the output, and that is all);
  *   2. for each boundary between ranks' outputs (rank r's output starts at
  *      G_r, the sizes before it), the ranks bisect the keys' ordered form
  *      (clprim.h) for the least value v that at least G_r keys of the
  *      whole array do not exceed: one MPI_Allreduce of every boundary's
- *      count per step, each rank counting by a binary search of its sorted
- *      part, at most 64 steps;
+ *      count per step, at most 64 steps. A rank counts its keys at most v
+ *      by a binary search of a strided sample of its sorted part (read
+ *      once), then of the one window of keys between two samples (read
+ *      when a step first needs it), so the keys stay on the device;
  *   3. the keys below v go below the boundary, and of the keys equal to v
  *      as many as G_r still needs, taken in rank order, then in their
  *      order on the rank (which makes the result stable across ranks);
  *      every rank learns every rank's cuts (MPI_Allgather) and so what it
  *      sends and receives without another exchange;
- *   4. MPI_Alltoallv of keys (and values), received in rank order;
- *   5. written to the output and sorted there (clprim_sort, stable: runs
- *      from lower ranks stay first among equal keys).
+ *   4. the keys that stay are copied on the device; the others go in
+ *      pieces through pinned host slots: a piece read into a send slot
+ *      (the context's queue) is sent (MPI_Isend) once there, a piece
+ *      received (MPI_Irecv) is written to the output from its slot (a
+ *      second queue), so that reads, messages and writes of different
+ *      pieces overlap. Peers are taken round robin (each pair's pieces in
+ *      order, as MPI delivers them), on a duplicate of the communicator;
+ *   5. the output, the received runs in rank order, sorted on the device
+ *      (clprim_sort, stable: runs from lower ranks stay first among equal
+ *      keys).
  * Calls block until this rank's part is done, as clprim_mpi's others. */
 #include "mpi_internal.h"
 
@@ -29,21 +37,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The strided sample's rows (a window between two samples holds at most
+ * n / SORT_SAMPLES keys), the pinned slots each way, and a piece's bytes
+ * (CLPRIM_MPI_PIECE_BYTES, rank 0's, for tests with many pieces). */
+#define SORT_SAMPLES 4096
+#define SORT_SLOTS 4
+#define SORT_PIECE_BYTES ((size_t)8 << 20)
+
+/* A slot's work: a piece of `count` elements from `at` of the temporary
+ * (sending) or to `at` of the output (receiving); phase 0 free, 1 read or
+ * receive under way, 2 send or write under way. */
+typedef struct sort_slot {
+    int phase;
+    size_t piece;
+    cl_event ev;
+    MPI_Request req[2];
+} sort_slot;
+
+/* One piece: a peer's, `count` elements from `at`. */
+typedef struct sort_piece {
+    int peer;
+    size_t at, count;
+} sort_piece;
+
 typedef struct sort_call {
-    MPI_Comm comm;
+    MPI_Comm comm; /* the caller's (collectives), then its duplicate (pieces) */
     clprim_context *ctx;
+    cl_command_queue q, wq; /* the context's; the writes' */
     const clprim_sort_desc *d;
     int rank, size;
     size_t ks, vs, n;
-    unsigned bits;            /* of the ordered form compared (the range) */
-    unsigned char *send_keys, *send_values, *recv_keys, *recv_values;
-    unsigned long long *sizes; /* every rank's n */
+    unsigned bits; /* of the ordered form compared (the range) */
+    clprim_status st; /* a device failure met where the ranks must go on together */
+    cl_mem tk, tv;    /* the sorted part */
+    unsigned char *sample, *window; /* every stride-th key; a window per boundary */
+    size_t stride, samples, *window_of; /* per boundary: its window's sample + 1 (0: none) */
+    unsigned long long *sizes; /* every rank's n, then every rank's piece bytes */
     unsigned long long *cuts;  /* [q * (size + 1) + b]: rank q's keys below boundary b */
-    int *counts;               /* 4 * size: send counts, send displacements, receive ... */
-    /* the bisection's state per boundary (split), taken before the
-     * agreement round with the rest */
+    /* the bisection's state per boundary (split) */
     uint64_t *lo, *hi;
     unsigned long long *goal, *mine, *sum, *both;
+    /* the exchange: pieces out and in, the pinned slots */
+    sort_piece *out, *in;
+    size_t outs, ins, elems; /* elements a piece holds at most */
+    cl_mem pinned;
+    unsigned char *slots; /* 2 * SORT_SLOTS of elems * (ks + vs) bytes, mapped */
 } sort_call;
 
 /* The key at k (ks bytes) in its ordered form (clprim.h: "Ordered form"),
@@ -81,13 +119,21 @@ static uint64_t ordered(const sort_call *c, const unsigned char *k)
     return o;
 }
 
-/* How many of this rank's sorted keys are at most v. */
-static size_t at_most(const sort_call *c, uint64_t v)
+/* Records a device failure (the first) and goes on: the ranks still make
+ * every collective call and learn of it in an agreement round. */
+static void device_failed(sort_call *c, cl_int err, const char *what)
 {
-    size_t lo = 0, hi = c->n;
+    if (err != CL_SUCCESS && c->st == CLPRIM_SUCCESS)
+        c->st = clprim_mpi__fail(c->ctx, err, "%s failed: %s", what, clprim_status_string(err));
+}
+
+/* How many of the m ordered keys at k are at most v (k sorted). */
+static size_t search(const sort_call *c, const unsigned char *k, size_t m, uint64_t v)
+{
+    size_t lo = 0, hi = m;
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        if (ordered(c, c->send_keys + mid * c->ks) <= v)
+        if (ordered(c, k + mid * c->ks) <= v)
             lo = mid + 1;
         else
             hi = mid;
@@ -95,8 +141,97 @@ static size_t at_most(const sort_call *c, uint64_t v)
     return lo;
 }
 
+/* How many of this rank's sorted keys are at most v: the samples decide
+ * all but the window after the last sample at most v, read for boundary b
+ * when it first needs that window. */
+static size_t at_most(sort_call *c, size_t b, uint64_t v)
+{
+    const size_t s = search(c, c->sample, c->samples, v);
+    const size_t first = s ? (s - 1) * c->stride + 1 : 0;
+    const size_t end = s * c->stride < c->n ? s * c->stride : c->n;
+    unsigned char *w = c->window + b * c->stride * c->ks;
+    if (!s || first >= end)
+        return first;
+    if (c->window_of[b] != s) {
+        const cl_int err = clEnqueueReadBuffer(c->q, c->tk, CL_TRUE, first * c->ks,
+                                               (end - first) * c->ks, w, 0, NULL, NULL);
+        device_failed(c, err, "reading the sort's window");
+        c->window_of[b] = err == CL_SUCCESS ? s : 0;
+        if (err != CL_SUCCESS)
+            return first;
+    }
+    return first + search(c, w, end - first, v);
+}
+
+/* Whether `count` elements of `size` bytes from `off` fit in m (clprim_sort
+ * checks the inputs; the outputs are written here). */
+static clprim_status fits(sort_call *c, cl_mem m, size_t off, size_t size, const char *what)
+{
+    size_t have = 0;
+    if (!m || clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof have, &have, NULL) != CL_SUCCESS)
+        return clprim_mpi__fail(c->ctx, CLPRIM_INVALID_ARGUMENT, "%s is not a buffer", what);
+    if (off > have / size || c->n > have / size - off)
+        return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_BOUNDS,
+                                "%s holds %zu bytes: too few for %zu elements of %zu bytes from "
+                                "%zu", what, have, c->n, size, off);
+    return CLPRIM_SUCCESS;
+}
+
+/* Step 1 and the sample, before the agreement round (a rank short of
+ * memory later could not join the collectives the others make). */
+static clprim_status local_part(sort_call *c, cl_mem keys, size_t keys_off, cl_mem keys_out,
+                                size_t keys_out_off, cl_mem values, size_t values_off,
+                                cl_mem values_out, size_t values_out_off)
+{
+    const size_t p = (size_t)c->size, n = c->n;
+    const cl_context cx = clprim_context_cl_context(c->ctx);
+    cl_int err = CL_SUCCESS;
+    clprim_status st;
+
+    c->stride = n / SORT_SAMPLES + 1;
+    c->samples = (n + c->stride - 1) / c->stride;
+    c->sizes = calloc(2 * p, sizeof *c->sizes);
+    c->cuts = calloc(p * (p + 1), sizeof *c->cuts);
+    c->sample = malloc(c->samples * c->ks + 1);
+    c->window = malloc((p + 1) * c->stride * c->ks + 1);
+    c->window_of = calloc(p + 1, sizeof *c->window_of);
+    c->lo = calloc(p + 1, sizeof *c->lo);
+    c->hi = calloc(p + 1, sizeof *c->hi);
+    c->goal = calloc(p + 1, sizeof *c->goal);
+    c->mine = calloc(2 * (p + 1), sizeof *c->mine);
+    c->sum = calloc(p + 1, sizeof *c->sum);
+    c->both = calloc(2 * (p + 1) * p, sizeof *c->both);
+    c->out = calloc(p, sizeof *c->out); /* (grown once the cuts are known) */
+    c->in = calloc(p, sizeof *c->in);
+    if (!c->sizes || !c->cuts || !c->sample || !c->window || !c->window_of || !c->lo ||
+        !c->hi || !c->goal || !c->mine || !c->sum || !c->both || !c->out || !c->in)
+        return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    if ((st = fits(c, keys_out, keys_out_off, c->ks, "keys_out")) != CLPRIM_SUCCESS ||
+        (c->vs && (st = fits(c, values_out, values_out_off, c->vs, "values_out")) != CLPRIM_SUCCESS))
+        return st;
+    c->tk = clCreateBuffer(cx, CL_MEM_READ_WRITE, n * c->ks + 1, NULL, &err);
+    if (err == CL_SUCCESS && c->vs)
+        c->tv = clCreateBuffer(cx, CL_MEM_READ_WRITE, n * c->vs + 1, NULL, &err);
+    if (err != CL_SUCCESS)
+        return clprim_mpi__fail(c->ctx, err, "the sort's temporary of %zu bytes: %s",
+                                n * (c->ks + c->vs), clprim_status_string(err));
+    st = clprim_sort(c->ctx, NULL, c->d, keys, keys_off, c->tk, 0, values, values_off, c->tv, 0,
+                     n, 0, NULL, NULL);
+    st = clprim_mpi__finish(c->ctx, st);
+    if (st == CLPRIM_SUCCESS && c->samples) {
+        const size_t origin[3] = {0, 0, 0}, region[3] = {c->ks, c->samples, 1};
+        err = clEnqueueReadBufferRect(c->q, c->tk, CL_TRUE, origin, origin, region,
+                                      c->stride * c->ks, 0, c->ks, 0, c->sample, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            st = clprim_mpi__fail(c->ctx, err, "reading the sort's sample: %s",
+                                  clprim_status_string(err));
+    }
+    return st;
+}
+
 /* Steps 2 and 3: c->cuts for every rank and boundary. Every rank makes the
- * same MPI calls in the same order. */
+ * same MPI calls in the same order, whatever its device does meanwhile
+ * (c->st). */
 static clprim_status split(sort_call *c)
 {
     const size_t p = (size_t)c->size;
@@ -119,7 +254,7 @@ static clprim_status split(sort_call *c)
         int open = 0;
         for (b = 0; b <= p; ++b) {
             const uint64_t mid = lo[b] + (hi[b] - lo[b]) / 2;
-            mine[b] = lo[b] < hi[b] ? at_most(c, mid) : 0;
+            mine[b] = lo[b] < hi[b] ? at_most(c, b, mid) : 0;
             open |= lo[b] < hi[b];
         }
         if (!open)
@@ -139,8 +274,8 @@ static clprim_status split(sort_call *c)
     }
     /* below v and at most v on this rank, then on every rank */
     for (b = 0; b <= p; ++b) {
-        mine[2 * b] = lo[b] ? at_most(c, lo[b] - 1) : 0;
-        mine[2 * b + 1] = at_most(c, lo[b]);
+        mine[2 * b] = lo[b] ? at_most(c, b, lo[b] - 1) : 0;
+        mine[2 * b + 1] = at_most(c, b, lo[b]);
     }
     e = MPI_Allgather(mine, (int)(2 * (p + 1)), MPI_UNSIGNED_LONG_LONG, both, (int)(2 * (p + 1)),
                       MPI_UNSIGNED_LONG_LONG, c->comm);
@@ -162,99 +297,261 @@ static clprim_status split(sort_call *c)
     return CLPRIM_SUCCESS;
 }
 
-/* Step 4: keys (and values) to the ranks whose outputs they belong to, in
- * MPI counts of whole elements (each below 2^31: every part is). */
-static clprim_status exchange(sort_call *c)
+/* The pieces of `count` elements from `at`, for peer, appended at k of
+ * list, piece number `nth` of the pair; whether there was one. */
+static int add_piece(sort_call *c, sort_piece *list, size_t *k, int peer, size_t at,
+                     size_t count, size_t nth)
 {
-    const size_t p = (size_t)c->size, me = (size_t)c->rank;
-    int *sc = c->counts, *sd = sc + p, *rc = sd + p, *rd = rc + p;
-    unsigned long long at = 0, from = 0;
-    MPI_Datatype kt, vt = MPI_DATATYPE_NULL;
-    clprim_status st = CLPRIM_SUCCESS;
-    size_t q;
-    int e;
-
-    for (q = 0; q < p; ++q) {
-        const unsigned long long s = c->cuts[me * (p + 1) + q + 1] - c->cuts[me * (p + 1) + q],
-                                 r = c->cuts[q * (p + 1) + me + 1] - c->cuts[q * (p + 1) + me];
-        sc[q] = (int)s;
-        sd[q] = (int)at;
-        rc[q] = (int)r;
-        rd[q] = (int)from;
-        at += s;
-        from += r;
-    }
-    if ((e = MPI_Type_contiguous((int)c->ks, MPI_BYTE, &kt)) != MPI_SUCCESS ||
-        (e = MPI_Type_commit(&kt)) != MPI_SUCCESS)
-        return clprim_mpi__mpi_fail(c->ctx, e, "MPI_Type_contiguous (the sort's keys)");
-    e = MPI_Alltoallv(c->send_keys, sc, sd, kt, c->recv_keys, rc, rd, kt, c->comm);
-    if (e != MPI_SUCCESS)
-        st = clprim_mpi__mpi_fail(c->ctx, e, "MPI_Alltoallv (the sort's keys)");
-    if (st == CLPRIM_SUCCESS && c->vs) {
-        if ((e = MPI_Type_contiguous((int)c->vs, MPI_BYTE, &vt)) != MPI_SUCCESS ||
-            (e = MPI_Type_commit(&vt)) != MPI_SUCCESS)
-            st = clprim_mpi__mpi_fail(c->ctx, e, "MPI_Type_contiguous (the sort's values)");
-        else if ((e = MPI_Alltoallv(c->send_values, sc, sd, vt, c->recv_values, rc, rd, vt,
-                                    c->comm)) != MPI_SUCCESS)
-            st = clprim_mpi__mpi_fail(c->ctx, e, "MPI_Alltoallv (the sort's values)");
-    }
-    MPI_Type_free(&kt);
-    if (vt != MPI_DATATYPE_NULL)
-        MPI_Type_free(&vt);
-    return st;
+    if (nth * c->elems >= count)
+        return 0;
+    list[*k].peer = peer;
+    list[*k].at = at + nth * c->elems;
+    list[*k].count = count - nth * c->elems < c->elems ? count - nth * c->elems : c->elems;
+    ++*k;
+    return 1;
 }
 
-/* A blocking transfer between a buffer and host memory. */
-static clprim_status move(sort_call *c, int write, cl_mem m, size_t off, void *host, size_t bytes)
+/* The pieces out (from the temporary) and in (to the output, after the
+ * runs of the ranks before), the peers round robin: each rank first
+ * serves the rank after it and hears from the one before it. The copy of
+ * what stays is enqueued here. */
+static clprim_status plan(sort_call *c, cl_mem keys_out, size_t keys_out_off, cl_mem values_out,
+                          size_t values_out_off)
 {
-    cl_int err;
-    if (!bytes)
-        return CLPRIM_SUCCESS;
-    err = write ? clEnqueueWriteBuffer(clprim_context_queue(c->ctx), m, CL_TRUE, off, bytes, host,
-                                       0, NULL, NULL)
-                : clEnqueueReadBuffer(clprim_context_queue(c->ctx), m, CL_TRUE, off, bytes, host,
-                                      0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return clprim_mpi__fail(c->ctx, err, "%s the sort's %zu bytes failed: %s",
-                                write ? "writing" : "reading", bytes, clprim_status_string(err));
+    const size_t p = (size_t)c->size, me = (size_t)c->rank;
+    size_t q, d, nth, most = 0, total = 0, mine_at = 0;
+    int more = 1;
+    for (q = 0; q < p; ++q) {
+        const size_t out = c->cuts[me * (p + 1) + q + 1] - c->cuts[me * (p + 1) + q];
+        const size_t in = c->cuts[q * (p + 1) + me + 1] - c->cuts[q * (p + 1) + me];
+        most = out > most ? out : most;
+        most = in > most ? in : most;
+        if (q < me)
+            mine_at += in;
+    }
+    total = (most + c->elems - 1) / c->elems * p + p;
+    free(c->out);
+    free(c->in);
+    c->out = malloc(total * sizeof *c->out);
+    c->in = malloc(total * sizeof *c->in);
+    if (!c->out || !c->in)
+        return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    for (nth = 0; more; ++nth) {
+        more = 0;
+        for (d = 1; d < p; ++d) {
+            const size_t to = (me + d) % p, from = (me + p - d) % p;
+            size_t at = 0;
+            for (q = 0; q < from; ++q)
+                at += c->cuts[q * (p + 1) + me + 1] - c->cuts[q * (p + 1) + me];
+            more |= add_piece(c, c->out, &c->outs, (int)to, c->cuts[me * (p + 1) + to],
+                              c->cuts[me * (p + 1) + to + 1] - c->cuts[me * (p + 1) + to], nth);
+            more |= add_piece(c, c->in, &c->ins, (int)from, at,
+                              c->cuts[from * (p + 1) + me + 1] - c->cuts[from * (p + 1) + me],
+                              nth);
+        }
+    }
+    /* what stays: from its place among this rank's keys to its place among
+     * the runs received */
+    {
+        const size_t from = c->cuts[me * (p + 1) + me],
+                     count = c->cuts[me * (p + 1) + me + 1] - from;
+        cl_int err = CL_SUCCESS;
+        if (count)
+            err = clEnqueueCopyBuffer(c->q, c->tk, keys_out, from * c->ks,
+                                      (keys_out_off + mine_at) * c->ks, count * c->ks, 0, NULL,
+                                      NULL);
+        if (count && err == CL_SUCCESS && c->vs)
+            err = clEnqueueCopyBuffer(c->q, c->tv, values_out, from * c->vs,
+                                      (values_out_off + mine_at) * c->vs, count * c->vs, 0,
+                                      NULL, NULL);
+        device_failed(c, err, "copying the keys that stay");
+    }
     return CLPRIM_SUCCESS;
 }
 
-/* Step 1 and what the exchange needs, before the agreement round (a rank
- * short of memory later could not join the collectives the others make). */
-static clprim_status local_part(sort_call *c, cl_mem keys, size_t keys_off, cl_mem keys_out,
-                                size_t keys_out_off, cl_mem values, size_t values_off,
-                                cl_mem values_out, size_t values_out_off)
+/* Whether the event has completed (or failed: then recorded). */
+static int done(sort_call *c, cl_event ev)
 {
-    const size_t p = (size_t)c->size, n = c->n;
-    clprim_status st;
+    cl_int status = CL_QUEUED;
+    const cl_int err =
+        clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    device_failed(c, err != CL_SUCCESS ? err : status < 0 ? status : CL_SUCCESS,
+                  "staging a piece of the sort");
+    return err != CL_SUCCESS || status <= CL_COMPLETE;
+}
 
-    c->sizes = calloc(p, sizeof *c->sizes);
-    c->cuts = calloc(p * (p + 1), sizeof *c->cuts);
-    c->counts = calloc(4 * p, sizeof *c->counts);
-    c->send_keys = malloc(n * c->ks + 1);
-    c->recv_keys = malloc(n * c->ks + 1);
-    c->send_values = malloc(n * c->vs + 1);
-    c->recv_values = malloc(n * c->vs + 1);
-    c->lo = calloc(p + 1, sizeof *c->lo);
-    c->hi = calloc(p + 1, sizeof *c->hi);
-    c->goal = calloc(p + 1, sizeof *c->goal);
-    c->mine = calloc(2 * (p + 1), sizeof *c->mine);
-    c->sum = calloc(p + 1, sizeof *c->sum);
-    c->both = calloc(2 * (p + 1) * p, sizeof *c->both);
-    if (!c->sizes || !c->cuts || !c->counts || !c->send_keys || !c->recv_keys ||
-        !c->send_values || !c->recv_values || !c->lo || !c->hi || !c->goal || !c->mine ||
-        !c->sum || !c->both)
-        return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
-    st = clprim_sort(c->ctx, NULL, c->d, keys, keys_off, keys_out, keys_out_off, values,
-                     values_off, values_out, values_out_off, n, 0, NULL, NULL);
-    st = clprim_mpi__finish(c->ctx, st);
-    if (st != CLPRIM_SUCCESS)
-        return st;
-    st = move(c, 0, keys_out, keys_out_off * c->ks, c->send_keys, n * c->ks);
-    if (st == CLPRIM_SUCCESS && c->vs)
-        st = move(c, 0, values_out, values_out_off * c->vs, c->send_values, n * c->vs);
-    return st;
+/* A slot's piece moved between the device and the slot's host bytes
+ * (write: to the output), its event in *ev. */
+static void stage(sort_call *c, int write, const sort_piece *pc, unsigned char *host,
+                  cl_mem keys, size_t keys_off, cl_mem values, size_t values_off, cl_event *ev)
+{
+    const cl_command_queue q = write ? c->wq : c->q;
+    cl_int err;
+    unsigned char *hv = host + c->elems * c->ks;
+    *ev = NULL;
+    err = write ? clEnqueueWriteBuffer(q, keys, CL_FALSE, (keys_off + pc->at) * c->ks,
+                                       pc->count * c->ks, host, 0, NULL, c->vs ? NULL : ev)
+                : clEnqueueReadBuffer(q, keys, CL_FALSE, (keys_off + pc->at) * c->ks,
+                                      pc->count * c->ks, host, 0, NULL, c->vs ? NULL : ev);
+    if (err == CL_SUCCESS && c->vs)
+        err = write ? clEnqueueWriteBuffer(q, values, CL_FALSE, (values_off + pc->at) * c->vs,
+                                           pc->count * c->vs, hv, 0, NULL, ev)
+                    : clEnqueueReadBuffer(q, values, CL_FALSE, (values_off + pc->at) * c->vs,
+                                          pc->count * c->vs, hv, 0, NULL, ev);
+    if (err == CL_SUCCESS)
+        err = clFlush(q);
+    device_failed(c, err, write ? "writing a piece of the sort" : "reading a piece of the sort");
+}
+
+/* A piece's messages: keys (tag 0) and values (tag 1). */
+static int message(sort_call *c, int send, const sort_piece *pc, unsigned char *host,
+                   MPI_Request req[2])
+{
+    const int k = (int)(pc->count * c->ks), v = (int)(pc->count * c->vs);
+    unsigned char *hv = host + c->elems * c->ks;
+    int e;
+    req[1] = MPI_REQUEST_NULL;
+    e = send ? MPI_Isend(host, k, MPI_BYTE, pc->peer, 0, c->comm, &req[0])
+             : MPI_Irecv(host, k, MPI_BYTE, pc->peer, 0, c->comm, &req[0]);
+    if (e == MPI_SUCCESS && c->vs)
+        e = send ? MPI_Isend(hv, v, MPI_BYTE, pc->peer, 1, c->comm, &req[1])
+                 : MPI_Irecv(hv, v, MPI_BYTE, pc->peer, 1, c->comm, &req[1]);
+    return e;
+}
+
+/* Step 4: every piece out and in through the slots, slot i % SORT_SLOTS
+ * taking piece i, so that each pair's pieces are read, sent, received and
+ * written in order. */
+static clprim_status exchange(sort_call *c, cl_mem keys_out, size_t keys_out_off,
+                              cl_mem values_out, size_t values_out_off)
+{
+    const size_t bytes = c->elems * (c->ks + c->vs);
+    sort_slot out[SORT_SLOTS], in[SORT_SLOTS];
+    size_t read = 0, sent = 0, finished = 0, posted = 0, written = 0, landed = 0, i;
+    int e = MPI_SUCCESS, flag;
+    memset(out, 0, sizeof out);
+    memset(in, 0, sizeof in);
+#define OUT_HOST(k) (c->slots + (k) % SORT_SLOTS * bytes)
+#define IN_HOST(k) (c->slots + (SORT_SLOTS + (k) % SORT_SLOTS) * bytes)
+    while (e == MPI_SUCCESS && (finished < c->outs || landed < c->ins)) {
+        sort_slot *s;
+        while (read < c->outs && (s = &out[read % SORT_SLOTS])->phase == 0) {
+            stage(c, 0, &c->out[read], OUT_HOST(read), c->tk, 0, c->tv, 0, &s->ev);
+            s->phase = 1;
+            ++read;
+        }
+        while (e == MPI_SUCCESS && sent < read && (s = &out[sent % SORT_SLOTS])->phase == 1 &&
+               (!s->ev || done(c, s->ev))) {
+            if (s->ev)
+                clReleaseEvent(s->ev);
+            s->ev = NULL;
+            e = message(c, 1, &c->out[sent], OUT_HOST(sent), s->req);
+            s->phase = 2;
+            ++sent;
+        }
+        while (e == MPI_SUCCESS && posted < c->ins && (s = &in[posted % SORT_SLOTS])->phase == 0) {
+            e = message(c, 0, &c->in[posted], IN_HOST(posted), s->req);
+            s->phase = 1;
+            ++posted;
+        }
+        while (e == MPI_SUCCESS && written < posted && (s = &in[written % SORT_SLOTS])->phase == 1 &&
+               (e = MPI_Testall(2, s->req, &flag, MPI_STATUSES_IGNORE)) == MPI_SUCCESS && flag) {
+            stage(c, 1, &c->in[written], IN_HOST(written), keys_out, keys_out_off, values_out,
+                  values_out_off, &s->ev);
+            s->phase = 2;
+            ++written;
+        }
+        for (i = 0; i < SORT_SLOTS && e == MPI_SUCCESS; ++i) {
+            s = &out[i];
+            if (s->phase == 2 && (e = MPI_Testall(2, s->req, &flag, MPI_STATUSES_IGNORE)) ==
+                                     MPI_SUCCESS && flag) {
+                s->phase = 0;
+                ++finished;
+            }
+            s = &in[i];
+            if (s->phase == 2 && (!s->ev || done(c, s->ev))) {
+                if (s->ev)
+                    clReleaseEvent(s->ev);
+                s->ev = NULL;
+                s->phase = 0;
+                ++landed;
+            }
+        }
+    }
+#undef OUT_HOST
+#undef IN_HOST
+    for (i = 0; i < SORT_SLOTS; ++i) { /* (after an MPI failure) */
+        if (out[i].ev)
+            clReleaseEvent(out[i].ev);
+        if (in[i].ev)
+            clReleaseEvent(in[i].ev);
+    }
+    if (e != MPI_SUCCESS)
+        return clprim_mpi__mpi_fail(c->ctx, e, "a piece of the sort (MPI_Isend / MPI_Irecv)");
+    return CLPRIM_SUCCESS;
+}
+
+/* A piece's bytes: CLPRIM_MPI_PIECE_BYTES where set (tests: many pieces
+ * from small inputs), else SORT_PIECE_BYTES; at most 1 GiB (MPI's int
+ * counts). Rank 0's is taken by all. */
+static unsigned long long piece_bytes(void)
+{
+    const char *v = getenv("CLPRIM_MPI_PIECE_BYTES");
+    const unsigned long long b = v ? strtoull(v, NULL, 0) : 0;
+    return b ? (b < (1ull << 30) ? b : 1ull << 30) : SORT_PIECE_BYTES;
+}
+
+/* The pinned slots (mapped) and the writes' queue, after the plan. */
+static clprim_status slots(sort_call *c)
+{
+    const cl_context cx = clprim_context_cl_context(c->ctx);
+    const size_t bytes = 2 * SORT_SLOTS * c->elems * (c->ks + c->vs);
+    cl_int err = CL_SUCCESS;
+    if (!c->outs && !c->ins)
+        return CLPRIM_SUCCESS;
+    c->wq = clCreateCommandQueue(cx, clprim_context_device(c->ctx), 0, &err);
+    if (err == CL_SUCCESS)
+        c->pinned = clCreateBuffer(cx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+    if (err == CL_SUCCESS)
+        c->slots = clEnqueueMapBuffer(c->q, c->pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
+                                      0, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return clprim_mpi__fail(c->ctx, err, "the sort's %zu bytes of pinned slots: %s", bytes,
+                                clprim_status_string(err));
+    return CLPRIM_SUCCESS;
+}
+
+/* Everything the call holds, its queues finished first (the slots are in
+ * use until then). */
+static void release(sort_call *c)
+{
+    if (c->wq)
+        clFinish(c->wq);
+    if (c->slots) {
+        clEnqueueUnmapMemObject(c->q, c->pinned, c->slots, 0, NULL, NULL);
+        clFinish(c->q);
+    }
+    if (c->pinned)
+        clReleaseMemObject(c->pinned);
+    if (c->wq)
+        clReleaseCommandQueue(c->wq);
+    if (c->tk)
+        clReleaseMemObject(c->tk);
+    if (c->tv)
+        clReleaseMemObject(c->tv);
+    free(c->sizes);
+    free(c->cuts);
+    free(c->sample);
+    free(c->window);
+    free(c->window_of);
+    free(c->lo);
+    free(c->hi);
+    free(c->goal);
+    free(c->mine);
+    free(c->sum);
+    free(c->both);
+    free(c->out);
+    free(c->in);
 }
 
 clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_sort_desc *desc,
@@ -262,11 +559,13 @@ clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_s
                               cl_mem values, size_t values_off, cl_mem values_out,
                               size_t values_out_off, size_t n)
 {
+    static const char fields[] = "key type, value size, direction or bit range";
     sort_call c;
-    unsigned long long mine = n;
+    unsigned long long mine[2];
     clprim_status st = CLPRIM_SUCCESS;
+    MPI_Comm pieces = MPI_COMM_NULL;
     long long sig = 0;
-    int e;
+    int e, q;
 
     memset(&c, 0, sizeof c);
     c.comm = comm;
@@ -285,54 +584,63 @@ clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_s
         st = clprim_mpi__fail(ctx, CLPRIM_UNKNOWN_TYPE,
                               "desc->key_type %d is not a sort's key type", (int)desc->key_type);
     if (st == CLPRIM_SUCCESS) {
+        c.q = clprim_context_queue(ctx);
         c.vs = desc->value_size;
         c.bits = desc->end_bit ? desc->end_bit - desc->begin_bit : (unsigned)c.ks * 8;
         if (desc->end_bit && (desc->end_bit > c.ks * 8 || desc->begin_bit > desc->end_bit))
             st = clprim_mpi__fail(ctx, CLPRIM_INVALID_ARGUMENT,
                                   "desc->begin_bit, end_bit = %u, %u: outside the key's %u bits",
                                   desc->begin_bit, desc->end_bit, (unsigned)c.ks * 8);
-        /* every other field, and the buffers, as clprim_sort checks them */
-        if (st == CLPRIM_SUCCESS)
+        /* every other field, and the buffers, as clprim_sort checks them;
+         * one rank alone sorts into the output, and is done */
+        else if (c.size == 1)
+            st = clprim_mpi__finish(ctx, clprim_sort(ctx, NULL, desc, keys, keys_off, keys_out,
+                                                     keys_out_off, values, values_off, values_out,
+                                                     values_out_off, n, 0, NULL, NULL));
+        else
             st = local_part(&c, keys, keys_off, keys_out, keys_out_off, values, values_off,
                             values_out, values_out_off);
         sig = ((((long long)desc->key_type * 131 + (long long)desc->value_size) * 2 +
                 (desc->descending != 0)) * 131 + desc->begin_bit) * 131 + desc->end_bit + 1;
     }
-    st = clprim_mpi__agree(comm, ctx, c.rank, st, sig,
-                           "key type, value size, direction or bit range");
-    if (st == CLPRIM_SUCCESS &&
-        (e = MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, c.sizes, 1, MPI_UNSIGNED_LONG_LONG,
-                           comm)) != MPI_SUCCESS)
+    st = clprim_mpi__agree(comm, ctx, c.rank, st, sig, fields);
+    if (st != CLPRIM_SUCCESS || c.size == 1)
+        goto done;
+    mine[0] = n;
+    mine[1] = piece_bytes();
+    if ((e = MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, c.both, 2, MPI_UNSIGNED_LONG_LONG,
+                           comm)) != MPI_SUCCESS) {
         st = clprim_mpi__mpi_fail(ctx, e, "MPI_Allgather (the ranks' sizes)");
-    for (e = 0; st == CLPRIM_SUCCESS && e < c.size; ++e)
-        if (c.sizes[e] > INT_MAX) /* (every rank sees it: no rank goes on alone) */
-            st = clprim_mpi__fail(ctx, CLPRIM_UNSUPPORTED,
-                                  "rank %d's part holds %llu keys: at most 2^31 - 1 (MPI's int "
-                                  "counts)", e, c.sizes[e]);
+        goto done;
+    }
+    for (q = 0; q < c.size; ++q)
+        c.sizes[q] = c.both[2 * q];
+    c.elems = (size_t)(c.both[1] / (c.ks + c.vs));
+    c.elems = c.elems ? c.elems : 1;
+    st = split(&c);
     if (st == CLPRIM_SUCCESS)
-        st = split(&c);
+        st = plan(&c, keys_out, keys_out_off, values_out, values_out_off);
     if (st == CLPRIM_SUCCESS)
-        st = exchange(&c);
+        st = slots(&c);
+    /* (a rank that failed so far has made every collective call) */
+    st = clprim_mpi__agree(comm, ctx, c.rank, st != CLPRIM_SUCCESS ? st : c.st, sig, fields);
+    if (st == CLPRIM_SUCCESS && (e = MPI_Comm_dup(comm, &pieces)) != MPI_SUCCESS)
+        st = clprim_mpi__mpi_fail(ctx, e, "MPI_Comm_dup");
+    if (st == CLPRIM_SUCCESS) {
+        c.comm = pieces;
+        st = exchange(&c, keys_out, keys_out_off, values_out, values_out_off);
+        c.comm = comm;
+        if (c.wq)
+            device_failed(&c, clFinish(c.wq), "the sort's writes");
+        st = clprim_mpi__agree(comm, ctx, c.rank, st != CLPRIM_SUCCESS ? st : c.st, sig, fields);
+    }
     if (st == CLPRIM_SUCCESS)
-        st = move(&c, 1, keys_out, keys_out_off * c.ks, c.recv_keys, n * c.ks);
-    if (st == CLPRIM_SUCCESS && c.vs)
-        st = move(&c, 1, values_out, values_out_off * c.vs, c.recv_values, n * c.vs);
-    if (st == CLPRIM_SUCCESS)
-        st = clprim_sort(ctx, NULL, desc, keys_out, keys_out_off, keys_out, keys_out_off,
-                         values_out, values_out_off, values_out, values_out_off, n, 0, NULL, NULL);
-    st = clprim_mpi__finish(ctx, st);
-    free(c.sizes);
-    free(c.cuts);
-    free(c.counts);
-    free(c.send_keys);
-    free(c.recv_keys);
-    free(c.send_values);
-    free(c.recv_values);
-    free(c.lo);
-    free(c.hi);
-    free(c.goal);
-    free(c.mine);
-    free(c.sum);
-    free(c.both);
+        st = clprim_mpi__finish(ctx, clprim_sort(ctx, NULL, desc, keys_out, keys_out_off, keys_out,
+                                                 keys_out_off, values_out, values_out_off,
+                                                 values_out, values_out_off, n, 0, NULL, NULL));
+done:
+    if (pieces != MPI_COMM_NULL)
+        MPI_Comm_free(&pieces);
+    release(&c);
     return st;
 }
