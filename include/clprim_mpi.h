@@ -95,16 +95,24 @@ CLPRIM_API clprim_status clprim_mpi_select(MPI_Comm comm, clprim_context *ctx,
  * likewise). Every rank must give the same key type, value size, direction
  * and bit range (else CLPRIM_INVALID_ARGUMENT everywhere).
  *
- * How: each rank sorts its part (clprim_sort) and reads it back; the ranks
- * bisect the keys' ordered form (clprim.h) for every boundary between the
- * ranks' outputs (at most 64 MPI_Allreduce rounds, each rank counting its
- * keys by binary searches on the host), take the keys equal to a boundary's
- * value in rank order, exchange keys and values with MPI_Alltoallv (so each
- * rank's part may hold at most 2^31 - 1 keys from any one rank, else
- * CLPRIM_UNSUPPORTED), and sort what each received on its device. Exact
- * sizes whatever the keys: all equal, few distinct, sorted or reversed
- * inputs move no more than others. Host memory: twice the rank's keys
- * and values; device memory: the outputs and clprim_sort's temporaries. */
+ * How: each rank sorts its part (clprim_sort) into a temporary buffer;
+ * the ranks bisect the keys' ordered form (clprim.h) for every boundary
+ * between the ranks' outputs (at most 64 MPI_Allreduce rounds, each rank
+ * counting its keys by binary searches of a strided sample of its sorted
+ * keys and of the window between two samples, read from the device), take
+ * the keys equal to a boundary's value in rank order, copy the keys (and
+ * values) that stay on the device, send the others in pieces of 2 MiB
+ * (MPI_Isend / MPI_Irecv on a duplicate of comm) staged through pinned
+ * host memory, the device reads, the messages and the device writes of
+ * different pieces overlapping, and sort what each received on its device.
+ * One rank alone just sorts. Exact sizes whatever the keys: all equal, few
+ * distinct, sorted or reversed inputs move no more than others. Memory per
+ * call: on the device a temporary as large as the rank's keys and values,
+ * and clprim_sort's temporaries; on the host 8 pinned slots of 2 MiB (a
+ * second command queue writes from them) and a sample of 4096 keys with a
+ * window of n / 4096 keys per boundary. Speed: the host transport decides
+ * (on two H100 of one host with Open MPI 4.1, 2^30 uint32 keys took
+ * 0.27-0.31 s on two ranks, 24 ms on one GPU; docs/performance.md). */
 CLPRIM_API clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx,
                                          const clprim_sort_desc *desc, cl_mem keys, size_t keys_off,
                                          cl_mem keys_out, size_t keys_out_off, cl_mem values,

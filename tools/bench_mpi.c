@@ -139,10 +139,11 @@ static uint64_t bench_sort(clprim_context *ctx, cl_mem in, cl_mem out, cl_uint *
     if (err != CL_SUCCESS)
         die("pinned host memory", err);
     for (k = 0; k < size; ++k) { /* even shares, the rest to the last rank */
-        const size_t share = part / (size_t)size;
-        b.counts[k] = b.counts[2 * size + k] =
-            (int)(k + 1 < size ? share : part - share * (size_t)(size - 1));
-        b.counts[size + k] = b.counts[3 * size + k] = (int)(share * (size_t)k);
+        const size_t share = part / (size_t)size, rest = part - share * (size_t)(size - 1);
+        b.counts[k] = (int)(k + 1 < size ? share : rest);
+        b.counts[2 * size + k] = (int)(rank + 1 < size ? share : rest);
+        b.counts[size + k] = (int)(share * (size_t)k);
+        b.counts[3 * size + k] = (int)((rank + 1 < size ? share : rest) * (size_t)k);
     }
     for (i = 0; i < part; ++i) {
         const uint64_t v = x[i] * 0x9E3779B97F4A7C15ull;

@@ -42,7 +42,7 @@
  * (CLPRIM_MPI_PIECE_BYTES, rank 0's, for tests with many pieces). */
 #define SORT_SAMPLES 4096
 #define SORT_SLOTS 4
-#define SORT_PIECE_BYTES ((size_t)8 << 20)
+#define SORT_PIECE_BYTES ((size_t)2 << 20)
 
 /* A slot's work: a piece of `count` elements from `at` of the temporary
  * (sending) or to `at` of the output (receiving); phase 0 free, 1 read or
@@ -209,7 +209,9 @@ static clprim_status local_part(sort_call *c, cl_mem keys, size_t keys_off, cl_m
     if ((st = fits(c, keys_out, keys_out_off, c->ks, "keys_out")) != CLPRIM_SUCCESS ||
         (c->vs && (st = fits(c, values_out, values_out_off, c->vs, "values_out")) != CLPRIM_SUCCESS))
         return st;
-    c->tk = clCreateBuffer(cx, CL_MEM_READ_WRITE, n * c->ks + 1, NULL, &err);
+    /* (whole rows of the sample's stride: NVIDIA checks a rectangle's
+     * rows against the buffer whole, the last one too) */
+    c->tk = clCreateBuffer(cx, CL_MEM_READ_WRITE, c->samples * c->stride * c->ks + 1, NULL, &err);
     if (err == CL_SUCCESS && c->vs)
         c->tv = clCreateBuffer(cx, CL_MEM_READ_WRITE, n * c->vs + 1, NULL, &err);
     if (err != CL_SUCCESS)
