@@ -101,18 +101,28 @@ CLPRIM_API clprim_status clprim_mpi_select(MPI_Comm comm, clprim_context *ctx,
  * counting its keys by binary searches of a strided sample of its sorted
  * keys and of the window between two samples, read from the device), take
  * the keys equal to a boundary's value in rank order, copy the keys (and
- * values) that stay on the device, send the others in pieces of 2 MiB
- * (MPI_Isend / MPI_Irecv on a duplicate of comm) staged through pinned
- * host memory, the device reads, the messages and the device writes of
- * different pieces overlapping, and sort what each received on its device.
- * One rank alone just sorts. Exact sizes whatever the keys: all equal, few
- * distinct, sorted or reversed inputs move no more than others. Memory per
- * call: on the device a temporary as large as the rank's keys and values,
- * and clprim_sort's temporaries; on the host 8 pinned slots of 2 MiB (a
- * second command queue writes from them) and a sample of 4096 keys with a
- * window of n / 4096 keys per boundary. Speed: the host transport decides
- * (on two H100 of one host with Open MPI 4.1, 2^30 uint32 keys took
- * 0.27-0.31 s on two ranks, 24 ms on one GPU; docs/performance.md). */
+ * values) that stay on the device, move the others in pieces of 2 MiB, and
+ * sort what each received on its device. The pieces are staged through
+ * host memory (NVIDIA's OpenCL gives MPI no device pointers): where every
+ * rank of comm is on one host, through an MPI shared-memory window
+ * (MPI_Win_allocate_shared; read from the sender's device into the window
+ * and written to the receiver's device from there, the window pinned by
+ * wrapping it in CL_MEM_USE_HOST_PTR buffers), else through messages
+ * (MPI_Isend / MPI_Irecv on a duplicate of comm, from and to pinned
+ * slots); either way the device reads, the hand-overs and the device
+ * writes of different pieces overlap. One rank alone just sorts. Exact
+ * sizes whatever the keys: all equal, few distinct, sorted or reversed
+ * inputs move no more than others. Memory per call: on the device a
+ * temporary as large as the rank's keys and values, and clprim_sort's
+ * temporaries; on the host 4 slots of a piece per pair of ranks (shared)
+ * or 8 (messages), a sample of 4096 keys and a window of n / 4096 keys per
+ * boundary; a second command queue for the writes. Environment (read by
+ * rank 0, which every rank follows): CLPRIM_MPI_SHARED=0 takes messages
+ * on one host too; CLPRIM_MPI_PIECE_BYTES sets a piece's bytes (tests).
+ * Speed, two H100 of one host, 2^30 uint32 keys on two ranks: 97 ms, 0.83
+ * of the time to stage every key down and up through pinned memory (one
+ * GPU sorting all of them: 24 ms); through messages 0.30 s (Open MPI 4.1
+ * there moves 2-4 GB/s between processes). docs/performance.md. */
 CLPRIM_API clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx,
                                          const clprim_sort_desc *desc, cl_mem keys, size_t keys_off,
                                          cl_mem keys_out, size_t keys_out_off, cl_mem values,

@@ -659,10 +659,15 @@ static int sort_cases(uint64_t *s)
                              0, c % 3 == 2, s);
     bad += sort_case(CLPRIM_TYPE_UINT32, RANDOM, 0, 4, 8, 20, 0, s);
     bad += sort_case(CLPRIM_TYPE_DOUBLE, RANDOM, 1, 8, 50, 64, 1, s);
-    /* many pieces through the slots (reused), rank 0's size taken by all */
+    /* many pieces through the slots (reused), rank 0's size taken by all:
+     * through messages (rank 0's choice), then the shared window */
     setenv("CLPRIM_MPI_PIECE_BYTES", rank == 0 ? "200" : "1000000", 1);
+    setenv("CLPRIM_MPI_SHARED", rank == 0 ? "0" : "1", 1);
     bad += sort_case(CLPRIM_TYPE_UINT64, RANDOM, 0, 8, 0, 0, 0, s);
+    bad += sort_case(CLPRIM_TYPE_INT32, FEW_KEYS, 1, 4, 0, 0, 1, s);
+    unsetenv("CLPRIM_MPI_SHARED");
     bad += sort_case(CLPRIM_TYPE_FLOAT, FEW_KEYS, 1, 4, 0, 0, 1, s);
+    bad += sort_case(CLPRIM_TYPE_UINT32, RANDOM, 0, 0, 0, 0, 0, s);
     unsetenv("CLPRIM_MPI_PIECE_BYTES");
     if (size > 1) {
         other.descending = rank == size - 1;

@@ -17,7 +17,10 @@
  * and beside it, each timed alike: the local clprim_sort of a part, the
  * staging a key takes (a read of the part to the host and a write back,
  * from malloc's memory and from pinned memory: the staged bound), and
- * MPI_Alltoallv of the part in even shares; checked: every part in
+ * MPI_Alltoallv of the part in even shares; then the staging through an
+ * MPI shared-memory window, plain, wrapped in a CL_MEM_USE_HOST_PTR buffer
+ * (copies and a map), and plain again once wrapped, and a memcpy of half a
+ * part from the next rank's part of the window; checked: every part in
  * order, each rank's first key not before the previous rank's last, and
  * the keys a permutation of the input (sum and xor of a hash).
  *
@@ -68,10 +71,22 @@ static double slowest_ms(clprim_context *ctx, const clprim_scan_desc *sd, cl_mem
 }
 
 /* What one timed step of --sort does. */
-enum { STEP_MPI_SORT, STEP_LOCAL_SORT, STEP_STAGING, STEP_PINNED, STEP_ALLTOALLV, STEPS };
-static const char *const step_names[STEPS] = {"clprim_mpi_sort", "local clprim_sort",
-                                              "staging (read + write)", "staging, pinned",
-                                              "MPI_Alltoallv"};
+enum {
+    STEP_MPI_SORT,
+    STEP_LOCAL_SORT,
+    STEP_STAGING,
+    STEP_PINNED,
+    STEP_ALLTOALLV,
+    STEP_SHARED,
+    STEP_SHARED_WRAPPED,
+    STEP_SHARED_AFTER,
+    STEP_SHARED_COPY,
+    STEPS
+};
+static const char *const step_names[STEPS] = {
+    "clprim_mpi_sort", "local clprim_sort", "staging (read + write)", "staging, pinned",
+    "MPI_Alltoallv", "staging, shared window", "staging, window wrapped",
+    "staging, window (wrapped)", "window memcpy, half"};
 
 typedef struct sort_bench {
     clprim_context *ctx;
@@ -79,6 +94,11 @@ typedef struct sort_bench {
     cl_uint *host, *host2, *pinned; /* pinned: mapped from a CL_MEM_ALLOC_HOST_PTR buffer */
     size_t part;
     int *counts; /* 4 * size: even shares for MPI_Alltoallv */
+    /* an MPI shared-memory window of the host's ranks (part keys each),
+     * and this rank's segment as a CL_MEM_USE_HOST_PTR buffer: whether a
+     * transport without MPI's copies could stage at the pinned rate */
+    cl_uint *shared, *peer;
+    cl_mem wrapped;
 } sort_bench;
 
 static double slowest_step(sort_bench *b, int step)
@@ -101,6 +121,29 @@ static double slowest_step(sort_bench *b, int step)
         st = clEnqueueReadBuffer(q, b->in, CL_TRUE, 0, bytes, h, 0, NULL, NULL);
         if (!st)
             st = clEnqueueWriteBuffer(q, b->out, CL_TRUE, 0, bytes, h, 0, NULL, NULL);
+    } else if (step == STEP_SHARED || step == STEP_SHARED_AFTER) {
+        st = clEnqueueReadBuffer(q, b->in, CL_TRUE, 0, bytes, b->shared, 0, NULL, NULL);
+        if (!st)
+            st = clEnqueueWriteBuffer(q, b->out, CL_TRUE, 0, bytes, b->shared, 0, NULL, NULL);
+    } else if (step == STEP_SHARED_WRAPPED) {
+        void *h = NULL;
+        if (!b->wrapped)
+            b->wrapped = clCreateBuffer(clprim_context_cl_context(b->ctx),
+                                        CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, b->shared,
+                                        &st);
+        if (!st)
+            st = clEnqueueCopyBuffer(q, b->in, b->wrapped, 0, 0, bytes, 0, NULL, NULL);
+        if (!st) /* (the bytes in the host's memory) */
+            h = clEnqueueMapBuffer(q, b->wrapped, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL,
+                                   &st);
+        if (!st)
+            st = clEnqueueUnmapMemObject(q, b->wrapped, h, 0, NULL, NULL);
+        if (!st)
+            st = clEnqueueCopyBuffer(q, b->wrapped, b->out, 0, 0, bytes, 0, NULL, NULL);
+        if (!st)
+            st = clFinish(q);
+    } else if (step == STEP_SHARED_COPY) {
+        memcpy(b->host2, b->peer, bytes / 2);
     } else {
         int size;
         MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -117,9 +160,13 @@ static double slowest_step(sort_bench *b, int step)
 static uint64_t bench_sort(clprim_context *ctx, cl_mem in, cl_mem out, cl_uint *x, cl_uint *got,
                            size_t part, int reps, const char *dname)
 {
-    sort_bench b = {ctx, in, out, x, got, NULL, part, NULL};
+    sort_bench b = {ctx, in, out, x, got, NULL, part, NULL, NULL, NULL, NULL};
     cl_mem pin;
     cl_int err;
+    MPI_Comm node;
+    MPI_Win win;
+    MPI_Aint seg;
+    int unit, nrank, nsize;
     double t[STEPS][BENCH_MPI_MAX_REPS], mid[STEPS];
     uint64_t bad = 0, all_bad = 0, h[2] = {0, 0}, hall[2], g[2] = {0, 0}, gall[2];
     cl_uint last = 0, before = 0;
@@ -138,6 +185,14 @@ static uint64_t bench_sort(clprim_context *ctx, cl_mem in, cl_mem out, cl_uint *
                                       NULL, &err);
     if (err != CL_SUCCESS)
         die("pinned host memory", err);
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ||
+        MPI_Win_allocate_shared((MPI_Aint)(part * sizeof *x + 4), 4, MPI_INFO_NULL, node,
+                                &b.shared, &win))
+        die("MPI_Win_allocate_shared", 0);
+    MPI_Comm_rank(node, &nrank);
+    MPI_Comm_size(node, &nsize);
+    if (MPI_Win_shared_query(win, (nrank + 1) % nsize, &seg, &unit, &b.peer))
+        die("MPI_Win_shared_query", 0);
     for (k = 0; k < size; ++k) { /* even shares, the rest to the last rank */
         const size_t share = part / (size_t)size, rest = part - share * (size_t)(size - 1);
         b.counts[k] = (int)(k + 1 < size ? share : rest);
@@ -190,6 +245,10 @@ static uint64_t bench_sort(clprim_context *ctx, cl_mem in, cl_mem out, cl_uint *
         printf("against the staged bound (every key down and up, pinned): %.3f\n",
                mid[STEP_PINNED] / mid[0]);
     }
+    if (b.wrapped)
+        clReleaseMemObject(b.wrapped);
+    MPI_Win_free(&win);
+    MPI_Comm_free(&node);
     clEnqueueUnmapMemObject(clprim_context_queue(ctx), pin, b.pinned, 0, NULL, NULL);
     clFinish(clprim_context_queue(ctx));
     clReleaseMemObject(pin);

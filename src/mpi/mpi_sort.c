@@ -19,13 +19,11 @@
  *      order on the rank (which makes the result stable across ranks);
  *      every rank learns every rank's cuts (MPI_Allgather) and so what it
  *      sends and receives without another exchange;
- *   4. the keys that stay are copied on the device; the others go in
- *      pieces through pinned host slots: a piece read into a send slot
- *      (the context's queue) is sent (MPI_Isend) once there, a piece
- *      received (MPI_Irecv) is written to the output from its slot (a
- *      second queue), so that reads, messages and writes of different
- *      pieces overlap. Peers are taken round robin (each pair's pieces in
- *      order, as MPI delivers them), on a duplicate of the communicator;
+ *   4. the keys that stay are copied on the device; the others move in
+ *      pieces between the devices (mpi_exchange.c: through an MPI
+ *      shared-memory window where every rank is on one host, else through
+ *      messages), reads, hand-overs and writes of different pieces
+ *      overlapping;
  *   5. the output, the received runs in rank order, sorted on the device
  *      (clprim_sort, stable: runs from lower ranks stay first among equal
  *      keys).
@@ -38,32 +36,15 @@
 #include <string.h>
 
 /* The strided sample's rows (a window between two samples holds at most
- * n / SORT_SAMPLES keys), the pinned slots each way, and a piece's bytes
- * (CLPRIM_MPI_PIECE_BYTES, rank 0's, for tests with many pieces). */
+ * n / SORT_SAMPLES keys) and a piece's bytes (CLPRIM_MPI_PIECE_BYTES,
+ * rank 0's, for tests with many pieces). */
 #define SORT_SAMPLES 4096
-#define SORT_SLOTS 4
 #define SORT_PIECE_BYTES ((size_t)2 << 20)
 
-/* A slot's work: a piece of `count` elements from `at` of the temporary
- * (sending) or to `at` of the output (receiving); phase 0 free, 1 read or
- * receive under way, 2 send or write under way. */
-typedef struct sort_slot {
-    int phase;
-    size_t piece;
-    cl_event ev;
-    MPI_Request req[2];
-} sort_slot;
-
-/* One piece: a peer's, `count` elements from `at`. */
-typedef struct sort_piece {
-    int peer;
-    size_t at, count;
-} sort_piece;
-
 typedef struct sort_call {
-    MPI_Comm comm; /* the caller's (collectives), then its duplicate (pieces) */
+    MPI_Comm comm;
     clprim_context *ctx;
-    cl_command_queue q, wq; /* the context's; the writes' */
+    cl_command_queue q; /* the context's */
     const clprim_sort_desc *d;
     int rank, size;
     size_t ks, vs, n;
@@ -77,11 +58,11 @@ typedef struct sort_call {
     /* the bisection's state per boundary (split) */
     uint64_t *lo, *hi;
     unsigned long long *goal, *mine, *sum, *both;
-    /* the exchange: pieces out and in, the pinned slots */
-    sort_piece *out, *in;
+    /* the exchange: pieces out and in, and their transport */
+    clprim_mpi__piece *out, *in;
     size_t outs, ins, elems; /* elements a piece holds at most */
-    cl_mem pinned;
-    unsigned char *slots; /* 2 * SORT_SLOTS of elems * (ks + vs) bytes, mapped */
+    clprim_mpi__moves mv;
+    int moving; /* mv prepared */
 } sort_call;
 
 /* The key at k (ks bytes) in its ordered form (clprim.h: "Ordered form"),
@@ -301,12 +282,13 @@ static clprim_status split(sort_call *c)
 
 /* The pieces of `count` elements from `at`, for peer, appended at k of
  * list, piece number `nth` of the pair; whether there was one. */
-static int add_piece(sort_call *c, sort_piece *list, size_t *k, int peer, size_t at,
+static int add_piece(sort_call *c, clprim_mpi__piece *list, size_t *k, int peer, size_t at,
                      size_t count, size_t nth)
 {
     if (nth * c->elems >= count)
         return 0;
     list[*k].peer = peer;
+    list[*k].nth = nth;
     list[*k].at = at + nth * c->elems;
     list[*k].count = count - nth * c->elems < c->elems ? count - nth * c->elems : c->elems;
     ++*k;
@@ -371,128 +353,6 @@ static clprim_status plan(sort_call *c, cl_mem keys_out, size_t keys_out_off, cl
     return CLPRIM_SUCCESS;
 }
 
-/* Whether the event has completed (or failed: then recorded). */
-static int done(sort_call *c, cl_event ev)
-{
-    cl_int status = CL_QUEUED;
-    const cl_int err =
-        clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    device_failed(c, err != CL_SUCCESS ? err : status < 0 ? status : CL_SUCCESS,
-                  "staging a piece of the sort");
-    return err != CL_SUCCESS || status <= CL_COMPLETE;
-}
-
-/* A slot's piece moved between the device and the slot's host bytes
- * (write: to the output), its event in *ev. */
-static void stage(sort_call *c, int write, const sort_piece *pc, unsigned char *host,
-                  cl_mem keys, size_t keys_off, cl_mem values, size_t values_off, cl_event *ev)
-{
-    const cl_command_queue q = write ? c->wq : c->q;
-    cl_int err;
-    unsigned char *hv = host + c->elems * c->ks;
-    *ev = NULL;
-    err = write ? clEnqueueWriteBuffer(q, keys, CL_FALSE, (keys_off + pc->at) * c->ks,
-                                       pc->count * c->ks, host, 0, NULL, c->vs ? NULL : ev)
-                : clEnqueueReadBuffer(q, keys, CL_FALSE, (keys_off + pc->at) * c->ks,
-                                      pc->count * c->ks, host, 0, NULL, c->vs ? NULL : ev);
-    if (err == CL_SUCCESS && c->vs)
-        err = write ? clEnqueueWriteBuffer(q, values, CL_FALSE, (values_off + pc->at) * c->vs,
-                                           pc->count * c->vs, hv, 0, NULL, ev)
-                    : clEnqueueReadBuffer(q, values, CL_FALSE, (values_off + pc->at) * c->vs,
-                                          pc->count * c->vs, hv, 0, NULL, ev);
-    if (err == CL_SUCCESS)
-        err = clFlush(q);
-    device_failed(c, err, write ? "writing a piece of the sort" : "reading a piece of the sort");
-}
-
-/* A piece's messages: keys (tag 0) and values (tag 1). */
-static int message(sort_call *c, int send, const sort_piece *pc, unsigned char *host,
-                   MPI_Request req[2])
-{
-    const int k = (int)(pc->count * c->ks), v = (int)(pc->count * c->vs);
-    unsigned char *hv = host + c->elems * c->ks;
-    int e;
-    req[1] = MPI_REQUEST_NULL;
-    e = send ? MPI_Isend(host, k, MPI_BYTE, pc->peer, 0, c->comm, &req[0])
-             : MPI_Irecv(host, k, MPI_BYTE, pc->peer, 0, c->comm, &req[0]);
-    if (e == MPI_SUCCESS && c->vs)
-        e = send ? MPI_Isend(hv, v, MPI_BYTE, pc->peer, 1, c->comm, &req[1])
-                 : MPI_Irecv(hv, v, MPI_BYTE, pc->peer, 1, c->comm, &req[1]);
-    return e;
-}
-
-/* Step 4: every piece out and in through the slots, slot i % SORT_SLOTS
- * taking piece i, so that each pair's pieces are read, sent, received and
- * written in order. */
-static clprim_status exchange(sort_call *c, cl_mem keys_out, size_t keys_out_off,
-                              cl_mem values_out, size_t values_out_off)
-{
-    const size_t bytes = c->elems * (c->ks + c->vs);
-    sort_slot out[SORT_SLOTS], in[SORT_SLOTS];
-    size_t read = 0, sent = 0, finished = 0, posted = 0, written = 0, landed = 0, i;
-    int e = MPI_SUCCESS, flag;
-    memset(out, 0, sizeof out);
-    memset(in, 0, sizeof in);
-#define OUT_HOST(k) (c->slots + (k) % SORT_SLOTS * bytes)
-#define IN_HOST(k) (c->slots + (SORT_SLOTS + (k) % SORT_SLOTS) * bytes)
-    while (e == MPI_SUCCESS && (finished < c->outs || landed < c->ins)) {
-        sort_slot *s;
-        while (read < c->outs && (s = &out[read % SORT_SLOTS])->phase == 0) {
-            stage(c, 0, &c->out[read], OUT_HOST(read), c->tk, 0, c->tv, 0, &s->ev);
-            s->phase = 1;
-            ++read;
-        }
-        while (e == MPI_SUCCESS && sent < read && (s = &out[sent % SORT_SLOTS])->phase == 1 &&
-               (!s->ev || done(c, s->ev))) {
-            if (s->ev)
-                clReleaseEvent(s->ev);
-            s->ev = NULL;
-            e = message(c, 1, &c->out[sent], OUT_HOST(sent), s->req);
-            s->phase = 2;
-            ++sent;
-        }
-        while (e == MPI_SUCCESS && posted < c->ins && (s = &in[posted % SORT_SLOTS])->phase == 0) {
-            e = message(c, 0, &c->in[posted], IN_HOST(posted), s->req);
-            s->phase = 1;
-            ++posted;
-        }
-        while (e == MPI_SUCCESS && written < posted && (s = &in[written % SORT_SLOTS])->phase == 1 &&
-               (e = MPI_Testall(2, s->req, &flag, MPI_STATUSES_IGNORE)) == MPI_SUCCESS && flag) {
-            stage(c, 1, &c->in[written], IN_HOST(written), keys_out, keys_out_off, values_out,
-                  values_out_off, &s->ev);
-            s->phase = 2;
-            ++written;
-        }
-        for (i = 0; i < SORT_SLOTS && e == MPI_SUCCESS; ++i) {
-            s = &out[i];
-            if (s->phase == 2 && (e = MPI_Testall(2, s->req, &flag, MPI_STATUSES_IGNORE)) ==
-                                     MPI_SUCCESS && flag) {
-                s->phase = 0;
-                ++finished;
-            }
-            s = &in[i];
-            if (s->phase == 2 && (!s->ev || done(c, s->ev))) {
-                if (s->ev)
-                    clReleaseEvent(s->ev);
-                s->ev = NULL;
-                s->phase = 0;
-                ++landed;
-            }
-        }
-    }
-#undef OUT_HOST
-#undef IN_HOST
-    for (i = 0; i < SORT_SLOTS; ++i) { /* (after an MPI failure) */
-        if (out[i].ev)
-            clReleaseEvent(out[i].ev);
-        if (in[i].ev)
-            clReleaseEvent(in[i].ev);
-    }
-    if (e != MPI_SUCCESS)
-        return clprim_mpi__mpi_fail(c->ctx, e, "a piece of the sort (MPI_Isend / MPI_Irecv)");
-    return CLPRIM_SUCCESS;
-}
-
 /* A piece's bytes: CLPRIM_MPI_PIECE_BYTES where set (tests: many pieces
  * from small inputs), else SORT_PIECE_BYTES; at most 1 GiB (MPI's int
  * counts). Rank 0's is taken by all. */
@@ -503,40 +363,11 @@ static unsigned long long piece_bytes(void)
     return b ? (b < (1ull << 30) ? b : 1ull << 30) : SORT_PIECE_BYTES;
 }
 
-/* The pinned slots (mapped) and the writes' queue, after the plan. */
-static clprim_status slots(sort_call *c)
-{
-    const cl_context cx = clprim_context_cl_context(c->ctx);
-    const size_t bytes = 2 * SORT_SLOTS * c->elems * (c->ks + c->vs);
-    cl_int err = CL_SUCCESS;
-    if (!c->outs && !c->ins)
-        return CLPRIM_SUCCESS;
-    c->wq = clCreateCommandQueue(cx, clprim_context_device(c->ctx), 0, &err);
-    if (err == CL_SUCCESS)
-        c->pinned = clCreateBuffer(cx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
-    if (err == CL_SUCCESS)
-        c->slots = clEnqueueMapBuffer(c->q, c->pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
-                                      0, NULL, NULL, &err);
-    if (err != CL_SUCCESS)
-        return clprim_mpi__fail(c->ctx, err, "the sort's %zu bytes of pinned slots: %s", bytes,
-                                clprim_status_string(err));
-    return CLPRIM_SUCCESS;
-}
-
-/* Everything the call holds, its queues finished first (the slots are in
- * use until then). */
+/* Everything the call holds (the transport's first: its writes finish). */
 static void release(sort_call *c)
 {
-    if (c->wq)
-        clFinish(c->wq);
-    if (c->slots) {
-        clEnqueueUnmapMemObject(c->q, c->pinned, c->slots, 0, NULL, NULL);
-        clFinish(c->q);
-    }
-    if (c->pinned)
-        clReleaseMemObject(c->pinned);
-    if (c->wq)
-        clReleaseCommandQueue(c->wq);
+    if (c->moving)
+        clprim_mpi__moves_release(&c->mv);
     if (c->tk)
         clReleaseMemObject(c->tk);
     if (c->tv)
@@ -565,7 +396,6 @@ clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_s
     sort_call c;
     unsigned long long mine[2];
     clprim_status st = CLPRIM_SUCCESS;
-    MPI_Comm pieces = MPI_COMM_NULL;
     long long sig = 0;
     int e, q;
 
@@ -622,27 +452,25 @@ clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_s
     st = split(&c);
     if (st == CLPRIM_SUCCESS)
         st = plan(&c, keys_out, keys_out_off, values_out, values_out_off);
-    if (st == CLPRIM_SUCCESS)
-        st = slots(&c);
-    /* (a rank that failed so far has made every collective call) */
+    c.mv = (clprim_mpi__moves){.comm = comm, .ctx = ctx, .rank = c.rank, .size = c.size,
+                               .ks = c.ks, .vs = c.vs, .elems = c.elems, .from_keys = c.tk,
+                               .from_values = c.tv, .to_keys = keys_out, .to_values = values_out,
+                               .to_keys_off = keys_out_off, .to_values_off = values_out_off,
+                               .out = c.out, .in = c.in, .outs = c.outs, .ins = c.ins};
+    c.moving = 1;
+    st = clprim_mpi__moves_prepare(&c.mv, st); /* (collective whatever st is) */
     st = clprim_mpi__agree(comm, ctx, c.rank, st != CLPRIM_SUCCESS ? st : c.st, sig, fields);
-    if (st == CLPRIM_SUCCESS && (e = MPI_Comm_dup(comm, &pieces)) != MPI_SUCCESS)
-        st = clprim_mpi__mpi_fail(ctx, e, "MPI_Comm_dup");
     if (st == CLPRIM_SUCCESS) {
-        c.comm = pieces;
-        st = exchange(&c, keys_out, keys_out_off, values_out, values_out_off);
-        c.comm = comm;
-        if (c.wq)
-            device_failed(&c, clFinish(c.wq), "the sort's writes");
-        st = clprim_mpi__agree(comm, ctx, c.rank, st != CLPRIM_SUCCESS ? st : c.st, sig, fields);
+        st = clprim_mpi__moves_run(&c.mv);
+        if (st == CLPRIM_SUCCESS)
+            st = c.st != CLPRIM_SUCCESS ? c.st : c.mv.st;
+        st = clprim_mpi__agree(comm, ctx, c.rank, st, sig, fields);
     }
     if (st == CLPRIM_SUCCESS)
         st = clprim_mpi__finish(ctx, clprim_sort(ctx, NULL, desc, keys_out, keys_out_off, keys_out,
                                                  keys_out_off, values_out, values_out_off,
                                                  values_out, values_out_off, n, 0, NULL, NULL));
 done:
-    if (pieces != MPI_COMM_NULL)
-        MPI_Comm_free(&pieces);
     release(&c);
     return st;
 }
