@@ -101,13 +101,15 @@ CLPRIM_API clprim_status clprim_mpi_select(MPI_Comm comm, clprim_context *ctx,
  * counting its keys by binary searches of a strided sample of its sorted
  * keys and of the window between two samples, read from the device), take
  * the keys equal to a boundary's value in rank order, copy the keys (and
- * values) that stay on the device, move the others in pieces of 2 MiB, and
+ * values) that stay on the device, move the others in pieces of up to 2 MiB
+ * (no larger than the largest run one rank sends another), and
  * sort what each received on its device. The pieces are staged through
  * host memory (NVIDIA's OpenCL gives MPI no device pointers): where every
  * rank of comm is on one host, through an MPI shared-memory window
  * (MPI_Win_allocate_shared; read from the sender's device into the window
  * and written to the receiver's device from there, the window pinned by
- * wrapping it in CL_MEM_USE_HOST_PTR buffers), else through messages
+ * wrapping it in CL_MEM_USE_HOST_PTR buffers), else (or where a rank
+ * cannot get the window, e.g. from a small /dev/shm) through messages
  * (MPI_Isend / MPI_Irecv on a duplicate of comm, from and to pinned
  * slots); either way the device reads, the hand-overs and the device
  * writes of different pieces overlap. One rank alone just sorts. Exact

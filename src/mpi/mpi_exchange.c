@@ -68,7 +68,8 @@ static void stage(clprim_mpi__moves *m, int write, const clprim_mpi__piece *pc,
 {
     const cl_command_queue q = write ? m->s.wq : clprim_context_queue(m->ctx);
     const cl_mem k = write ? m->to_keys : m->from_keys, v = write ? m->to_values : m->from_values;
-    const size_t ko = (write ? m->to_keys_off : 0) + pc->at, vo = (write ? m->to_values_off : 0) + pc->at;
+    const size_t ko = (write ? m->to_keys_off : 0) + pc->at,
+                 vo = (write ? m->to_values_off : 0) + pc->at;
     unsigned char *hv = host + m->elems * m->ks;
     cl_int err;
     *ev = NULL;
@@ -148,6 +149,25 @@ static clprim_status shared_prepare(clprim_mpi__moves *m, clprim_status st)
                                     clprim_status_string(err));
     }
     return CLPRIM_SUCCESS;
+}
+
+/* The window and its wrappers (collective where the window was made). */
+static void shared_release(clprim_mpi__moves *m)
+{
+    struct clprim_mpi__moves_state *s = &m->s;
+    int r;
+    for (r = 0; s->wrapped && r < m->size; ++r) /* (before the memory they wrap) */
+        if (s->wrapped[r])
+            clReleaseMemObject(s->wrapped[r]);
+    if (s->locked)
+        MPI_Win_unlock_all(s->win);
+    s->locked = 0;
+    if (s->win != MPI_WIN_NULL)
+        MPI_Win_free(&s->win);
+    free(s->base);
+    free(s->wrapped);
+    s->base = NULL;
+    s->wrapped = NULL;
 }
 
 static int slot_free(clprim_mpi__moves *m, const clprim_mpi__piece *pc)
@@ -292,7 +312,22 @@ clprim_status clprim_mpi__moves_prepare(clprim_mpi__moves *m, clprim_status st)
         (e = MPI_Comm_size(m->s.node, &node_size)) != MPI_SUCCESS)
         return clprim_mpi__mpi_fail(m->ctx, e, "choosing the transport");
     m->shared = want && node_size == m->size;
-    st = m->shared ? shared_prepare(m, st) : messages_prepare(m, st);
+    if (m->shared) {
+        /* (a window the host cannot give, e.g. a small /dev/shm, on any
+         * rank: messages instead, on every rank) */
+        const clprim_status sh = shared_prepare(m, st);
+        int ok = sh == CLPRIM_SUCCESS || st != CLPRIM_SUCCESS, all = 0;
+        if ((e = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, m->comm)) != MPI_SUCCESS)
+            return clprim_mpi__mpi_fail(m->ctx, e, "choosing the transport");
+        if (all) {
+            st = sh;
+        } else {
+            shared_release(m);
+            m->shared = 0;
+        }
+    }
+    if (!m->shared)
+        st = messages_prepare(m, st);
     if (st == CLPRIM_SUCCESS && (m->outs || m->ins))
         m->s.wq = clCreateCommandQueue(clprim_context_cl_context(m->ctx),
                                        clprim_context_device(m->ctx), 0, &err);
@@ -320,7 +355,6 @@ void clprim_mpi__moves_release(clprim_mpi__moves *m)
     struct clprim_mpi__moves_state *s = &m->s;
     const cl_command_queue q = m->ctx ? clprim_context_queue(m->ctx) : NULL;
     size_t i;
-    int r;
     if (s->wq)
         clFinish(s->wq);
     if (q)
@@ -335,21 +369,13 @@ void clprim_mpi__moves_release(clprim_mpi__moves *m)
     }
     if (s->pinned)
         clReleaseMemObject(s->pinned);
-    for (r = 0; s->wrapped && r < m->size; ++r) /* (before the memory they wrap) */
-        if (s->wrapped[r])
-            clReleaseMemObject(s->wrapped[r]);
-    if (s->locked)
-        MPI_Win_unlock_all(s->win);
-    if (s->win != MPI_WIN_NULL)
-        MPI_Win_free(&s->win); /* (collective: every rank reaches it) */
+    shared_release(m);
     if (s->dup != MPI_COMM_NULL)
         MPI_Comm_free(&s->dup);
     if (s->node != MPI_COMM_NULL)
         MPI_Comm_free(&s->node);
     if (s->wq)
         clReleaseCommandQueue(s->wq);
-    free(s->base);
-    free(s->wrapped);
     free(s->out_ev);
     free(s->in_ev);
 }

@@ -188,7 +188,8 @@ static clprim_status local_part(sort_call *c, cl_mem keys, size_t keys_off, cl_m
         !c->hi || !c->goal || !c->mine || !c->sum || !c->both || !c->out || !c->in)
         return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     if ((st = fits(c, keys_out, keys_out_off, c->ks, "keys_out")) != CLPRIM_SUCCESS ||
-        (c->vs && (st = fits(c, values_out, values_out_off, c->vs, "values_out")) != CLPRIM_SUCCESS))
+        (c->vs &&
+         (st = fits(c, values_out, values_out_off, c->vs, "values_out")) != CLPRIM_SUCCESS))
         return st;
     /* (whole rows of the sample's stride: NVIDIA checks a rectangle's
      * rows against the buffer whole, the last one too) */
@@ -303,8 +304,19 @@ static clprim_status plan(sort_call *c, cl_mem keys_out, size_t keys_out_off, cl
                           size_t values_out_off)
 {
     const size_t p = (size_t)c->size, me = (size_t)c->rank;
-    size_t q, d, nth, most = 0, total = 0, mine_at = 0;
+    size_t q, d, nth, most = 0, total = 0, mine_at = 0, big = 0;
     int more = 1;
+    /* pieces no larger than the largest run one rank sends another: small
+     * sorts take small slots (the same on every rank, which share the
+     * slots' layout) */
+    for (q = 0; q < p * p; ++q)
+        if (q / p != q % p) {
+            const unsigned long long *row = c->cuts + q / p * (p + 1) + q % p;
+            const size_t run = row[1] - row[0];
+            big = run > big ? run : big;
+        }
+    if (big && big < c->elems)
+        c->elems = big;
     for (q = 0; q < p; ++q) {
         const size_t out = c->cuts[me * (p + 1) + q + 1] - c->cuts[me * (p + 1) + q];
         const size_t in = c->cuts[q * (p + 1) + me + 1] - c->cuts[q * (p + 1) + me];
