@@ -25,6 +25,13 @@ clprim_status clprim_mpi__mpi_fail(clprim_context *ctx, int err, const char *wha
     return clprim_mpi__fail(ctx, CLPRIM_INTERNAL, "%s failed: %s", what, text);
 }
 
+void clprim_mpi__device_failed(clprim_context *ctx, clprim_status *st, cl_int err,
+                               const char *what)
+{
+    if (err != CL_SUCCESS && *st == CLPRIM_SUCCESS)
+        *st = clprim_mpi__fail(ctx, err, "%s failed: %s", what, clprim_status_string(err));
+}
+
 clprim_status clprim_mpi__finish(clprim_context *ctx, clprim_status st)
 {
     if (st == CLPRIM_SUCCESS) {

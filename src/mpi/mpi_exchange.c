@@ -36,12 +36,6 @@
 #define SLOTS 4
 #define CTRL_ALIGN 4096 /* (the slots page-aligned for the copy engines) */
 
-static void failed(clprim_mpi__moves *m, cl_int err, const char *what)
-{
-    if (err != CL_SUCCESS && m->st == CLPRIM_SUCCESS)
-        m->st = clprim_mpi__fail(m->ctx, err, "%s failed: %s", what, clprim_status_string(err));
-}
-
 /* Whether the event (NULL: nothing enqueued) has completed, or failed. */
 static int done(clprim_mpi__moves *m, cl_event ev)
 {
@@ -49,7 +43,9 @@ static int done(clprim_mpi__moves *m, cl_event ev)
     if (!ev)
         return 1;
     err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    failed(m, err != CL_SUCCESS ? err : status < 0 ? status : CL_SUCCESS, "staging a piece");
+    clprim_mpi__device_failed(m->ctx, &m->st,
+                              err != CL_SUCCESS ? err : status < 0 ? status : CL_SUCCESS,
+                              "staging a piece");
     return err != CL_SUCCESS || status <= CL_COMPLETE;
 }
 
@@ -84,7 +80,9 @@ static void stage(clprim_mpi__moves *m, int write, const clprim_mpi__piece *pc,
                                           NULL, ev);
     if (err == CL_SUCCESS)
         err = clFlush(q);
-    failed(m, err, write ? "writing a piece to the device" : "reading a piece from the device");
+    clprim_mpi__device_failed(m->ctx, &m->st, err,
+                              write ? "writing a piece to the device"
+                                    : "reading a piece from the device");
 }
 
 /* ---- SHARED ---------------------------------------------------------- */
@@ -346,7 +344,7 @@ clprim_status clprim_mpi__moves_run(clprim_mpi__moves *m)
 {
     const clprim_status st = m->shared ? shared_run(m) : messages_run(m);
     if (m->s.wq)
-        failed(m, clFinish(m->s.wq), "the pieces' writes");
+        clprim_mpi__device_failed(m->ctx, &m->st, clFinish(m->s.wq), "the pieces' writes");
     return st;
 }
 

@@ -12,6 +12,12 @@ clprim_status clprim_mpi__fail(clprim_context *ctx, clprim_status st, const char
 /* An MPI failure: CLPRIM_INTERNAL with MPI's message and what failed. */
 clprim_status clprim_mpi__mpi_fail(clprim_context *ctx, int err, const char *what);
 
+/* A device failure met where the ranks must go on together: the first one
+ * recorded in *st (and the context's message), the rest dropped; they
+ * learn of it in an agreement round. */
+void clprim_mpi__device_failed(clprim_context *ctx, clprim_status *st, cl_int err,
+                               const char *what);
+
 /* Finishes the rank's queue; st if it failed before. */
 clprim_status clprim_mpi__finish(clprim_context *ctx, clprim_status st);
 
@@ -54,7 +60,7 @@ typedef struct clprim_mpi__moves {
     cl_mem from_keys, from_values;                   /* out: at elements of these */
     cl_mem to_keys, to_values;                       /* in: at elements from ... */
     size_t to_keys_off, to_values_off;               /* ... these offsets */
-    const clprim_mpi__piece *out, *in;
+    clprim_mpi__piece *out, *in; /* (the caller's) */
     size_t outs, ins;
     int shared;                /* the transport (prepare chooses) */
     clprim_status st;          /* a device failure met while moving */

@@ -58,9 +58,7 @@ typedef struct sort_call {
     /* the bisection's state per boundary (split) */
     uint64_t *lo, *hi;
     unsigned long long *goal, *mine, *sum, *both;
-    /* the exchange: pieces out and in, and their transport */
-    clprim_mpi__piece *out, *in;
-    size_t outs, ins, elems; /* elements a piece holds at most */
+    /* the exchange: its pieces (mv.out, mv.in, held here) and transport */
     clprim_mpi__moves mv;
     int moving; /* mv prepared */
 } sort_call;
@@ -100,14 +98,6 @@ static uint64_t ordered(const sort_call *c, const unsigned char *k)
     return o;
 }
 
-/* Records a device failure (the first) and goes on: the ranks still make
- * every collective call and learn of it in an agreement round. */
-static void device_failed(sort_call *c, cl_int err, const char *what)
-{
-    if (err != CL_SUCCESS && c->st == CLPRIM_SUCCESS)
-        c->st = clprim_mpi__fail(c->ctx, err, "%s failed: %s", what, clprim_status_string(err));
-}
-
 /* How many of the m ordered keys at k are at most v (k sorted). */
 static size_t search(const sort_call *c, const unsigned char *k, size_t m, uint64_t v)
 {
@@ -136,7 +126,7 @@ static size_t at_most(sort_call *c, size_t b, uint64_t v)
     if (c->window_of[b] != s) {
         const cl_int err = clEnqueueReadBuffer(c->q, c->tk, CL_TRUE, first * c->ks,
                                                (end - first) * c->ks, w, 0, NULL, NULL);
-        device_failed(c, err, "reading the sort's window");
+        clprim_mpi__device_failed(c->ctx, &c->st, err, "reading the sort's window");
         c->window_of[b] = err == CL_SUCCESS ? s : 0;
         if (err != CL_SUCCESS)
             return first;
@@ -182,10 +172,8 @@ static clprim_status local_part(sort_call *c, cl_mem keys, size_t keys_off, cl_m
     c->mine = calloc(2 * (p + 1), sizeof *c->mine);
     c->sum = calloc(p + 1, sizeof *c->sum);
     c->both = calloc(2 * (p + 1) * p, sizeof *c->both);
-    c->out = calloc(p, sizeof *c->out); /* (grown once the cuts are known) */
-    c->in = calloc(p, sizeof *c->in);
     if (!c->sizes || !c->cuts || !c->sample || !c->window || !c->window_of || !c->lo ||
-        !c->hi || !c->goal || !c->mine || !c->sum || !c->both || !c->out || !c->in)
+        !c->hi || !c->goal || !c->mine || !c->sum || !c->both)
         return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
     if ((st = fits(c, keys_out, keys_out_off, c->ks, "keys_out")) != CLPRIM_SUCCESS ||
         (c->vs &&
@@ -286,14 +274,22 @@ static clprim_status split(sort_call *c)
 static int add_piece(sort_call *c, clprim_mpi__piece *list, size_t *k, int peer, size_t at,
                      size_t count, size_t nth)
 {
-    if (nth * c->elems >= count)
+    const size_t e = c->mv.elems;
+    if (nth * e >= count)
         return 0;
     list[*k].peer = peer;
     list[*k].nth = nth;
-    list[*k].at = at + nth * c->elems;
-    list[*k].count = count - nth * c->elems < c->elems ? count - nth * c->elems : c->elems;
+    list[*k].at = at + nth * e;
+    list[*k].count = count - nth * e < e ? count - nth * e : e;
     ++*k;
     return 1;
+}
+
+/* The keys rank `from` sends rank `to` (from its cuts). */
+static size_t run(const sort_call *c, size_t from, size_t to)
+{
+    const unsigned long long *row = c->cuts + from * ((size_t)c->size + 1) + to;
+    return (size_t)(row[1] - row[0]);
 }
 
 /* The pieces out (from the temporary) and in (to the output, after the
@@ -304,64 +300,56 @@ static clprim_status plan(sort_call *c, cl_mem keys_out, size_t keys_out_off, cl
                           size_t values_out_off)
 {
     const size_t p = (size_t)c->size, me = (size_t)c->rank;
-    size_t q, d, nth, most = 0, total = 0, mine_at = 0, big = 0;
+    clprim_mpi__moves *m = &c->mv;
+    size_t q, d, nth, most = 0, total, big = 0, *at = calloc(p, sizeof *at);
     int more = 1;
     /* pieces no larger than the largest run one rank sends another: small
      * sorts take small slots (the same on every rank, which share the
      * slots' layout) */
     for (q = 0; q < p * p; ++q)
-        if (q / p != q % p) {
-            const unsigned long long *row = c->cuts + q / p * (p + 1) + q % p;
-            const size_t run = row[1] - row[0];
-            big = run > big ? run : big;
-        }
-    if (big && big < c->elems)
-        c->elems = big;
-    for (q = 0; q < p; ++q) {
-        const size_t out = c->cuts[me * (p + 1) + q + 1] - c->cuts[me * (p + 1) + q];
-        const size_t in = c->cuts[q * (p + 1) + me + 1] - c->cuts[q * (p + 1) + me];
-        most = out > most ? out : most;
-        most = in > most ? in : most;
-        if (q < me)
-            mine_at += in;
+        if (q / p != q % p)
+            big = run(c, q / p, q % p) > big ? run(c, q / p, q % p) : big;
+    if (big && big < m->elems)
+        m->elems = big;
+    /* where each rank's run lands among those received, in rank order */
+    for (q = 0; at && q < p; ++q) {
+        most = run(c, me, q) > most ? run(c, me, q) : most;
+        most = run(c, q, me) > most ? run(c, q, me) : most;
+        if (q + 1 < p)
+            at[q + 1] = at[q] + run(c, q, me);
     }
-    total = (most + c->elems - 1) / c->elems * p + p;
-    free(c->out);
-    free(c->in);
-    c->out = malloc(total * sizeof *c->out);
-    c->in = malloc(total * sizeof *c->in);
-    if (!c->out || !c->in)
+    total = (most + m->elems - 1) / m->elems * p + p;
+    m->out = malloc(total * sizeof *m->out);
+    m->in = malloc(total * sizeof *m->in);
+    if (!at || !m->out || !m->in) {
+        free(at);
         return clprim_mpi__fail(c->ctx, CLPRIM_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
     for (nth = 0; more; ++nth) {
         more = 0;
         for (d = 1; d < p; ++d) {
             const size_t to = (me + d) % p, from = (me + p - d) % p;
-            size_t at = 0;
-            for (q = 0; q < from; ++q)
-                at += c->cuts[q * (p + 1) + me + 1] - c->cuts[q * (p + 1) + me];
-            more |= add_piece(c, c->out, &c->outs, (int)to, c->cuts[me * (p + 1) + to],
-                              c->cuts[me * (p + 1) + to + 1] - c->cuts[me * (p + 1) + to], nth);
-            more |= add_piece(c, c->in, &c->ins, (int)from, at,
-                              c->cuts[from * (p + 1) + me + 1] - c->cuts[from * (p + 1) + me],
-                              nth);
+            more |= add_piece(c, m->out, &m->outs, (int)to, c->cuts[me * (p + 1) + to],
+                              run(c, me, to), nth);
+            more |= add_piece(c, m->in, &m->ins, (int)from, at[from], run(c, from, me), nth);
         }
     }
     /* what stays: from its place among this rank's keys to its place among
      * the runs received */
     {
-        const size_t from = c->cuts[me * (p + 1) + me],
-                     count = c->cuts[me * (p + 1) + me + 1] - from;
+        const size_t from = c->cuts[me * (p + 1) + me], count = run(c, me, me);
         cl_int err = CL_SUCCESS;
         if (count)
             err = clEnqueueCopyBuffer(c->q, c->tk, keys_out, from * c->ks,
-                                      (keys_out_off + mine_at) * c->ks, count * c->ks, 0, NULL,
+                                      (keys_out_off + at[me]) * c->ks, count * c->ks, 0, NULL,
                                       NULL);
         if (count && err == CL_SUCCESS && c->vs)
             err = clEnqueueCopyBuffer(c->q, c->tv, values_out, from * c->vs,
-                                      (values_out_off + mine_at) * c->vs, count * c->vs, 0,
-                                      NULL, NULL);
-        device_failed(c, err, "copying the keys that stay");
+                                      (values_out_off + at[me]) * c->vs, count * c->vs, 0, NULL,
+                                      NULL);
+        clprim_mpi__device_failed(c->ctx, &c->st, err, "copying the keys that stay");
     }
+    free(at);
     return CLPRIM_SUCCESS;
 }
 
@@ -395,8 +383,8 @@ static void release(sort_call *c)
     free(c->mine);
     free(c->sum);
     free(c->both);
-    free(c->out);
-    free(c->in);
+    free(c->mv.out);
+    free(c->mv.in);
 }
 
 clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_sort_desc *desc,
@@ -459,16 +447,15 @@ clprim_status clprim_mpi_sort(MPI_Comm comm, clprim_context *ctx, const clprim_s
     }
     for (q = 0; q < c.size; ++q)
         c.sizes[q] = c.both[2 * q];
-    c.elems = (size_t)(c.both[1] / (c.ks + c.vs));
-    c.elems = c.elems ? c.elems : 1;
+    c.mv = (clprim_mpi__moves){.comm = comm, .ctx = ctx, .rank = c.rank, .size = c.size,
+                               .ks = c.ks, .vs = c.vs, .from_keys = c.tk, .from_values = c.tv,
+                               .to_keys = keys_out, .to_values = values_out,
+                               .to_keys_off = keys_out_off, .to_values_off = values_out_off};
+    c.mv.elems = (size_t)(c.both[1] / (c.ks + c.vs));
+    c.mv.elems = c.mv.elems ? c.mv.elems : 1;
     st = split(&c);
     if (st == CLPRIM_SUCCESS)
         st = plan(&c, keys_out, keys_out_off, values_out, values_out_off);
-    c.mv = (clprim_mpi__moves){.comm = comm, .ctx = ctx, .rank = c.rank, .size = c.size,
-                               .ks = c.ks, .vs = c.vs, .elems = c.elems, .from_keys = c.tk,
-                               .from_values = c.tv, .to_keys = keys_out, .to_values = values_out,
-                               .to_keys_off = keys_out_off, .to_values_off = values_out_off,
-                               .out = c.out, .in = c.in, .outs = c.outs, .ins = c.ins};
     c.moving = 1;
     st = clprim_mpi__moves_prepare(&c.mv, st); /* (collective whatever st is) */
     st = clprim_mpi__agree(comm, ctx, c.rank, st != CLPRIM_SUCCESS ? st : c.st, sig, fields);
